@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026 The ompi-research-components authors.
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# One command from a fresh Debian 12 machine to a working installation:
+#
+#   ./quickstart.sh showcase   build everything, then run the showcase
+#   ./quickstart.sh test       build everything, then run the whole test suite
+#   ./quickstart.sh build      build and install only
+#
+# Each step is skipped when it has nothing to do, so re-running after an edit
+# rebuilds only what changed.  Environment:
+#   PREFIX=dir          install prefix (default: ./_install in this checkout)
+#   OMPI_TARBALL=file   use this Open MPI 4.1.4 tarball instead of Debian's
+#   OVERLAY_BUILD_DIR   staging/build directory (default: ./_build)
+#   JOBS=n              parallel make jobs (default: number of cores)
+#   NO_APT=1            do not install Debian packages, only report missing ones
+#   TESTS=pattern       with 'test': run only tests whose path matches
+#
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$TOP"
+# shellcheck source=VERSION
+. "$TOP/VERSION"
+
+PREFIX=${PREFIX:-$TOP/_install}
+BUILD=${OVERLAY_BUILD_DIR:-$TOP/_build}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+SRC=$BUILD/src/$OMPI_TARBALL_TOPDIR
+OBJ=$BUILD/obj
+LOGS=$BUILD/logs
+export OVERLAY_BUILD_DIR=$BUILD
+
+say()  { printf 'quickstart: %s\n' "$*"; }
+die()  { printf 'quickstart: error: %s\n' "$*" >&2; exit 1; }
+stamp() { date +%s; }
+
+# Debian packages the build, the components and the tests need.
+PACKAGES="gcc make perl autoconf automake libtool flex m4 patch tar xz-utils
+  ccache pkg-config libpmix-dev libhwloc-dev libevent-dev zlib1g-dev
+  liblz4-dev libzstd-dev liblzo2-dev libbz2-dev
+  openssh-client iproute2 procps"
+
+install_deps() {
+    local missing=() p
+    for p in $PACKAGES; do
+        dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \
+            || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ -n "${NO_APT:-}" ]; then
+        die "missing Debian packages: ${missing[*]} (install them: apt-get install -y ${missing[*]})"
+    fi
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || die "missing Debian packages: ${missing[*]}; not root and no sudo: ask an administrator to run 'apt-get install -y ${missing[*]}'"
+        sudo=sudo
+    fi
+    say "installing Debian packages: ${missing[*]}"
+    mkdir -p "$LOGS"
+    if ! { $sudo apt-get update && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"; } >"$LOGS/apt-install.log" 2>&1; then
+        tail -n 15 "$LOGS/apt-install.log" >&2
+        die "installing ${missing[*]} failed (log: $LOGS/apt-install.log)"
+    fi
+}
+
+configure_args() {
+    local arch pmix
+    arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+    pmix=/usr/lib/$arch/pmix2
+    [ -f "$pmix/include/pmix.h" ] || die "Debian's PMIx is not where expected ($pmix/include/pmix.h); install libpmix-dev"
+    # Keep what users need: C bindings, OMPIO, ORTE with ssh and Slurm
+    # launchers, shared memory and TCP, Debian's PMIx/hwloc/libevent.
+    # Drop what costs build time for no use here.
+    printf '%s\n' \
+        "--prefix=$PREFIX" \
+        "--with-pmix=$pmix" \
+        "--with-hwloc=external" \
+        "--with-libevent=external" \
+        "--with-slurm" \
+        "--enable-mpi1-compatibility" \
+        "--disable-mpi-fortran" \
+        "--disable-mpi-java" \
+        "--disable-mpi-cxx" \
+        "--disable-oshmem" \
+        "--disable-io-romio" \
+        "--disable-static" \
+        "--without-verbs" "--without-ucx" "--without-psm" "--without-psm2" \
+        "--without-ofi" "--without-portals4" "--without-mxm" "--without-cuda" \
+        "--without-hcoll" "--without-fca" "--without-ucc" \
+        "--without-tm" "--without-lsf" "--without-sge" "--without-alps"
+}
+
+do_build() {
+    local t0 t1
+    install_deps
+    mkdir -p "$LOGS" "$OBJ"
+    export PATH="/usr/lib/ccache:$PATH" CCACHE_BASEDIR="$BUILD"
+
+    t0=$(stamp)
+    "$TOP/autogen.pl"
+    t1=$(stamp); say "source tree ready ($((t1 - t0)) s)"
+
+    local args; args=$(configure_args)
+    if [ ! -f "$OBJ/config.status" ] || [ "$SRC/configure" -nt "$OBJ/config.status" ] \
+       || [ "$(cat "$OBJ/.configure-args" 2>/dev/null)" != "$args" ]; then
+        say "configuring (about 2 minutes; log: $LOGS/configure.log)"
+        t0=$(stamp)
+        # shellcheck disable=SC2086
+        if ! (cd "$OBJ" && "$SRC/configure" $args) >"$LOGS/configure.log" 2>&1; then
+            grep -E 'error|WARNING' "$LOGS/configure.log" | tail -n 15 >&2
+            die "configure failed (log: $LOGS/configure.log)"
+        fi
+        printf '%s' "$args" >"$OBJ/.configure-args"
+        t1=$(stamp); say "configured ($((t1 - t0)) s)"
+    fi
+
+    say "building and installing into $PREFIX with $JOBS jobs (log: $LOGS/make.log)"
+    t0=$(stamp)
+    if ! make -C "$OBJ" -j"$JOBS" install >"$LOGS/make.log" 2>&1; then
+        grep -E 'error|Error' "$LOGS/make.log" | head -n 20 >&2
+        die "build failed (log: $LOGS/make.log)"
+    fi
+    t1=$(stamp); say "installed ($((t1 - t0)) s)"
+    "$PREFIX/bin/ompi_info" --version >/dev/null 2>&1 \
+        || die "the installed ompi_info does not run ($PREFIX/bin/ompi_info)"
+}
+
+mpirun_root_flags() {
+    # Running as root needs Open MPI's explicit consent; never otherwise.
+    if [ "$(id -u)" -eq 0 ]; then echo "--allow-run-as-root"; fi
+}
+
+do_showcase() {
+    local exe="$BUILD/showcase"
+    "$PREFIX/bin/mpicc" -O2 -o "$exe" "$TOP/contrib/showcase.c"
+    say "running 4 ranks of contrib/showcase.c over shared memory"
+    "$PREFIX/bin/mpirun" $(mpirun_root_flags) --oversubscribe -np 4 \
+        --mca btl vader,self "$exe"
+    say "running 2 ranks over TCP"
+    "$PREFIX/bin/mpirun" $(mpirun_root_flags) --oversubscribe -np 2 \
+        --mca btl tcp,self --mca btl_tcp_if_include lo "$exe"
+    echo
+    "$TOP/contrib/list-components.sh" "$PREFIX"
+}
+
+do_test() {
+    PREFIX="$PREFIX" OVERLAY_BUILD_DIR="$BUILD" "$TOP/test/run.sh"
+}
+
+case "${1:-}" in
+    build)    do_build ;;
+    showcase) do_build; do_showcase ;;
+    test)     do_build; do_test ;;
+    *) sed -n '6,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac

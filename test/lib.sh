@@ -1,0 +1,67 @@
+# Copyright (c) 2026 The ompi-research-components authors.
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Helpers sourced by the test scripts: . "$TEST_LIB"
+set -euo pipefail
+: "${TOP:?run tests through test/run.sh}" "${PREFIX:?}" "${TEST_TMP:?}"
+
+MPICC=$PREFIX/bin/mpicc
+OMPI_INFO=$PREFIX/bin/ompi_info
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "$*"; exit 77; }
+note() { echo "== $*"; }
+
+# mpirun with the flags every test needs: oversubscription (2 cores, up to 8
+# ranks) and, only when the tests run as root, Open MPI's root consent.
+mpirun_t() {
+    local root=()
+    [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+    "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe "$@"
+}
+
+# build_mpi SRC OUT [extra mpicc args]: compile a test program with mpicc.
+build_mpi() {
+    local src=$1 out=$2; shift 2
+    "$MPICC" -O2 -Wall -Werror -o "$out" "$src" "$@" || fail "mpicc could not build $src"
+}
+
+# build_unit OUT SRC... [flags]: a plain C unit test, under ASan and UBSan.
+build_unit() {
+    local out=$1; shift
+    gcc -std=c99 -O1 -g -Wall -Werror -fsanitize=address,undefined \
+        -fno-sanitize-recover=all -o "$out" "$@" || fail "cannot build unit test $out"
+}
+
+assert_grep() {   # assert_grep PATTERN FILE [what]
+    grep -Eq -- "$1" "$2" || { echo "--- $2:"; tail -n 30 "$2"; fail "${3:-expected /$1/ in $2}"; }
+}
+assert_no_grep() {
+    ! grep -Eq -- "$1" "$2" || { grep -E -- "$1" "$2" | head; fail "${3:-unexpected /$1/ in $2}"; }
+}
+
+# The verified Open MPI tarball the build used (for the build tests).
+base_tarball() {
+    local t=${OMPI_TARBALL:-}
+    [ -n "$t" ] || { . "$TOP/VERSION"; t=$OVERLAY_BUILD_DIR/downloads/$OMPI_TARBALL_NAME; }
+    [ -f "$t" ] || skip "no Open MPI tarball at $t"
+    echo "$t"
+}
+
+# copy_overlay DIR: a copy of this repository's overlay inputs in DIR.
+copy_overlay() {
+    mkdir -p "$1"
+    cp -a "$TOP/autogen.pl" "$TOP/VERSION" "$TOP/quickstart.sh" "$1/"
+    local d; for d in ompi opal config; do [ -d "$TOP/$d" ] && cp -a "$TOP/$d" "$1/"; done
+    mkdir -p "$1/config/patches"
+}
+
+# The prepared Open MPI source tree (for unit tests that need OPAL headers).
+OMPI_SRC=$OVERLAY_BUILD_DIR/src/openmpi-4.1.4
+COMPRESS=$TOP/opal/mca/compress
+CODEC_SOURCES="$COMPRESS/lzo/compress_lzo_codec.c $COMPRESS/lz4/compress_lz4_codec.c
+  $COMPRESS/zstd/compress_zstd_codec.c $COMPRESS/bzip2/compress_bzip2_codec.c
+  $COMPRESS/fpc/compress_fpc_codec.c $COMPRESS/rle/compress_rle_codec.c
+  $COMPRESS/huffman/compress_huffman_codec.c $COMPRESS/rice/compress_rice_codec.c"
+CODEC_LIBS="-llzo2 -llz4 -lzstd -lbz2 -lm -lpthread"
+UNIT_INC="-I$TOP -I$TOP/test/common -I$OMPI_SRC/opal/include"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026 The ompi-research-components authors.
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Test harness.  Runs every executable test script under test/<area>/ (areas
+# in this order: unit, mpi, build), each in its own temporary directory with
+# a time limit, and ends with an "N passed, N failed" line.
+#
+#   test/run.sh [PATTERN...]    run the tests whose path matches a PATTERN
+#
+# A test script passes with exit 0, is skipped with exit 77 (saying why on
+# its last line) and fails otherwise.  Its output goes to
+# $OVERLAY_BUILD_DIR/test-logs/<area>-<name>.log; a failure prints the tail.
+# Environment: PREFIX (installation under test, default ./_install),
+# OVERLAY_BUILD_DIR (default ./_build), TEST_TIMEOUT (seconds, default 900),
+# TESTS (a pattern, as the arguments).
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export TOP
+export PREFIX=${PREFIX:-$TOP/_install}
+export OVERLAY_BUILD_DIR=${OVERLAY_BUILD_DIR:-$TOP/_build}
+export TEST_LIB=$TOP/test/lib.sh
+LOGDIR=$OVERLAY_BUILD_DIR/test-logs
+mkdir -p "$LOGDIR"
+timeout_s=${TEST_TIMEOUT:-900}
+
+patterns=("$@")
+[ ${#patterns[@]} -eq 0 ] && [ -n "${TESTS:-}" ] && patterns=("$TESTS")
+
+[ -x "$PREFIX/bin/mpicc" ] || { echo "run.sh: no installation in $PREFIX (run ./quickstart.sh build)" >&2; exit 2; }
+
+passed=0 failed=0 skipped=0 failures=()
+t_all=$(date +%s)
+for area in unit mpi build; do
+    for t in "$TOP"/test/"$area"/*.sh; do
+        [ -x "$t" ] || continue
+        rel=${t#"$TOP"/}
+        if [ ${#patterns[@]} -gt 0 ]; then
+            m=0; for p in "${patterns[@]}"; do [[ $rel == *$p* ]] && m=1; done
+            [ $m -eq 1 ] || continue
+        fi
+        name="$area-$(basename "$t" .sh)"
+        log=$LOGDIR/$name.log
+        TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ompitest.$name.XXXXXX")
+        t0=$(date +%s)
+        (cd "$TEST_TMP" && TEST_TMP=$TEST_TMP timeout -k 10 "$timeout_s" "$t") >"$log" 2>&1
+        rc=$?
+        dt=$(( $(date +%s) - t0 ))
+        case $rc in
+            0)  passed=$((passed + 1)); printf 'PASS  %-40s %4ds\n' "$rel" "$dt" ;;
+            77) skipped=$((skipped + 1))
+                printf 'SKIP  %-40s %4ds  (%s)\n' "$rel" "$dt" "$(tail -n 1 "$log")" ;;
+            *)  failed=$((failed + 1)); failures+=("$rel")
+                [ $rc -eq 124 ] && echo "test timed out after ${timeout_s}s" >>"$log"
+                printf 'FAIL  %-40s %4ds  (exit %d, log %s)\n' "$rel" "$dt" "$rc" "$log"
+                tail -n 15 "$log" | sed 's/^/      | /' ;;
+        esac
+        rm -rf "$TEST_TMP"
+    done
+done
+echo "----"
+[ $skipped -gt 0 ] && echo "$skipped skipped"
+[ $failed -gt 0 ] && echo "failed: ${failures[*]}"
+echo "total time $(( $(date +%s) - t_all )) s"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ] && [ $passed -gt 0 ]
