@@ -65,3 +65,14 @@ CODEC_SOURCES="$COMPRESS/lzo/compress_lzo_codec.c $COMPRESS/lz4/compress_lz4_cod
   $COMPRESS/huffman/compress_huffman_codec.c $COMPRESS/rice/compress_rice_codec.c"
 CODEC_LIBS="-llzo2 -llz4 -lzstd -lbz2 -lm -lpthread"
 UNIT_INC="-I$TOP -I$TOP/test/common -I$OMPI_SRC/opal/include"
+
+# build_opal OUT SRC... [flags]: a program that uses OPAL's internal API
+# (headers from the prepared source and object trees, the installed
+# libopen-pal), such as framework-level tests and benchmarks.
+OMPI_OBJ=$OVERLAY_BUILD_DIR/obj
+build_opal() {
+    local out=$1; shift
+    gcc -std=gnu99 -O2 -Wall -Werror -o "$out" -I"$OMPI_OBJ" -I"$OMPI_OBJ/opal/include" \
+        -I"$OMPI_SRC" -I"$OMPI_SRC/opal/include" -I"$TOP/test/common" "$@" \
+        -L"$PREFIX/lib" -Wl,-rpath,"$PREFIX/lib" -lopen-pal || fail "cannot build $out"
+}

@@ -1,0 +1,37 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * MCA glue of the lzo codec (the codec itself: compress_lzo_codec.c).
+ */
+#include "opal_config.h"
+
+#include "opal/mca/compress/base/base.h"
+#include "opal/mca/compress/lzo/compress_lzo.h"
+
+static int lzo_register(void);
+static int lzo_open(void);
+
+opal_compress_base_component_t mca_compress_lzo_component = {
+    .base_version = {
+        OPAL_COMPRESS_BASE_VERSION_3_0_0,
+        .mca_component_name = "lzo",
+        MCA_BASE_MAKE_VERSION(component, OPAL_MAJOR_VERSION, OPAL_MINOR_VERSION,
+                              OPAL_RELEASE_VERSION),
+        .mca_open_component = lzo_open,
+        .mca_register_component_params = lzo_register,
+    },
+    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
+    .codec = &mca_compress_lzo_codec,
+    .priority = 20,
+};
+
+static int lzo_register(void)
+{
+    return OPAL_SUCCESS;
+}
+
+static int lzo_open(void)
+{
+    return OPAL_SUCCESS;
+}

@@ -1,0 +1,502 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Rice block codec core (stream format in compress_rice.h).  Depends only on
+ * the C library so it can be linked into unit tests and benchmarks.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include "opal/mca/compress/rice/compress_rice.h"
+
+#define MCA_COMPRESS_RICE_BLOCK    256 /* values per block */
+/* Unary cap 8: a smaller cap makes outliers in sparse data cheaper, a larger
+ * one helps heavy-tailed data; 8 measured the best compromise of 4, 8, 16. */
+#define MCA_COMPRESS_RICE_QBITS    3
+#define MCA_COMPRESS_RICE_QMAX     (1u << MCA_COMPRESS_RICE_QBITS)
+#define MCA_COMPRESS_RICE_RAW_K    32u
+#define MCA_COMPRESS_RICE_HDR_BITS 7u  /* mode + 6-bit k */
+#define MCA_COMPRESS_RICE_ESC_BITS (MCA_COMPRESS_RICE_QMAX + 32u)
+#define MCA_COMPRESS_RICE_VARINT_MAX 10 /* LEB128 of a 64-bit size */
+
+/* Largest value a ssize_t return can carry (ssize_t is as wide as size_t). */
+#define MCA_COMPRESS_RICE_MAX_RET (SIZE_MAX >> 1)
+
+static inline uint32_t mca_compress_rice_load32(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+#else
+    return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16)
+           | ((uint32_t) p[3] << 24);
+#endif
+}
+
+static inline void mca_compress_rice_store32(uint8_t *p, uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, sizeof(v));
+#else
+    p[0] = (uint8_t) v;
+    p[1] = (uint8_t) (v >> 8);
+    p[2] = (uint8_t) (v >> 16);
+    p[3] = (uint8_t) (v >> 24);
+#endif
+}
+
+static inline uint64_t mca_compress_rice_load64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+#else
+    return (uint64_t) mca_compress_rice_load32(p)
+           | ((uint64_t) mca_compress_rice_load32(p + 4) << 32);
+#endif
+}
+
+/* Zigzag on the two's complement reading of x, in unsigned arithmetic so
+ * that no signed overflow or implementation-defined shift is involved. */
+static inline uint32_t mca_compress_rice_zigzag(uint32_t x)
+{
+    return (x << 1) ^ (0u - (x >> 31));
+}
+
+static inline uint32_t mca_compress_rice_unzigzag(uint32_t u)
+{
+    return (u >> 1) ^ (0u - (u & 1u));
+}
+
+/* Number of significant bits of (u | 1): 1..32. */
+static inline unsigned mca_compress_rice_bitlen(uint32_t u)
+{
+#if defined(__GNUC__)
+    return 32u - (unsigned) __builtin_clz(u | 1u);
+#else
+    unsigned b = 1;
+    while (u >>= 1) {
+        ++b;
+    }
+    return b;
+#endif
+}
+
+/* Index of the lowest zero bit of x; x must have one. */
+static inline unsigned mca_compress_rice_ones(uint64_t x)
+{
+#if defined(__GNUC__)
+    return (unsigned) __builtin_ctzll(~x);
+#else
+    unsigned n = 0;
+    while (x & 1u) {
+        x >>= 1;
+        ++n;
+    }
+    return n;
+#endif
+}
+
+static inline size_t mca_compress_rice_varint_len(size_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        ++n;
+    }
+    return n;
+}
+
+static size_t mca_compress_rice_bound(size_t len)
+{
+    size_t n, nblocks, bytes;
+
+    if (0 == len) {
+        return 0;
+    }
+    n = len / 4;
+    nblocks = n / MCA_COMPRESS_RICE_BLOCK + (0 != n % MCA_COMPRESS_RICE_BLOCK);
+    /* Every block can fall back to k = 32: 7 header bits + 32 bits/value. */
+    bytes = (nblocks / 8) * MCA_COMPRESS_RICE_HDR_BITS
+            + ((nblocks % 8) * MCA_COMPRESS_RICE_HDR_BITS + 7) / 8;
+    bytes += mca_compress_rice_varint_len(len);
+    return (len > SIZE_MAX - bytes) ? SIZE_MAX : len + bytes;
+}
+
+/*
+ * Histogram of one block for one mode, from which the exact cost of every k
+ * follows.  A value of bit length b (taking 0 as length 1, which changes
+ * nothing below) costs 1 + k bits when b <= k, q + 1 + k bits with
+ * q = u >> k in 1..QMAX-1 when k < b <= k + QBITS, and ESC_BITS when
+ * b > k + QBITS.  The only value-dependent part, u >> k for k in
+ * [b - QBITS, b - 1], depends on b and the top QBITS bits t of u alone, so
+ * one increment of bin (b, t) per value is enough.  Two interleaved copies
+ * halve the store-to-load chains when most values fall into one bin.
+ */
+#define MCA_COMPRESS_RICE_BINS (33 * MCA_COMPRESS_RICE_QMAX)
+
+static inline unsigned mca_compress_rice_bin(uint32_t u)
+{
+    unsigned b = mca_compress_rice_bitlen(u);
+    /* t = u >> (b - QBITS), or u << (QBITS - b) for short values. */
+    unsigned t = (unsigned) (((uint64_t) u << MCA_COMPRESS_RICE_QBITS) >> b);
+    return b * MCA_COMPRESS_RICE_QMAX + t;
+}
+
+/* Exact bit count of the block's values with the best k; stores that k. */
+static uint32_t mca_compress_rice_best_k(const uint16_t *h0, const uint16_t *h1, size_t n,
+                                         unsigned *k_out)
+{
+    enum { T = MCA_COMPRESS_RICE_QMAX, QB = MCA_COMPRESS_RICE_QBITS };
+    uint32_t hist[MCA_COMPRESS_RICE_BINS], cnt[33];
+    uint32_t best = UINT32_MAX, below = 0;
+    unsigned best_k = 0;
+    unsigned k, b, j, t;
+
+    for (b = 0; b <= 32; ++b) {
+        cnt[b] = 0;
+        for (t = 0; t < T; ++t) {
+            hist[b * T + t] = (uint32_t) h0[b * T + t] + h1[b * T + t];
+            cnt[b] += hist[b * T + t];
+        }
+    }
+    for (b = 0; b < QB; ++b) {
+        below += cnt[b];
+    }
+    for (k = 0; k < MCA_COMPRESS_RICE_RAW_K; ++k) {
+        uint32_t cost, qsum = 0;
+        if (k + QB <= 32) {
+            below += cnt[k + QB]; /* values with b <= k + QBITS: no escape */
+        }
+        /* Sum of u >> k = t >> (QB - j) over values with b = k + j. */
+        for (j = 1; j <= QB && k + j <= 32; ++j) {
+            for (t = 0; t < T; ++t) {
+                qsum += hist[(k + j) * T + t] * (t >> (QB - j));
+            }
+        }
+        cost = (k + 1) * below + qsum + MCA_COMPRESS_RICE_ESC_BITS * ((uint32_t) n - below);
+        if (cost < best) {
+            best = cost;
+            best_k = k;
+        }
+    }
+    if (MCA_COMPRESS_RICE_RAW_K * (uint32_t) n < best) {
+        best = MCA_COMPRESS_RICE_RAW_K * (uint32_t) n;
+        best_k = MCA_COMPRESS_RICE_RAW_K;
+    }
+    *k_out = best_k;
+    return best;
+}
+
+/* LSB-first bit writer: fewer than 8 bits pending between puts. */
+typedef struct {
+    uint8_t *out;
+    size_t pos;   /* bytes completed */
+    uint64_t acc; /* pending bits, clean above nacc */
+    unsigned nacc;
+} mca_compress_rice_writer_t;
+
+/*
+ * Appends count <= 40 bits (clean above count).  The fast variant stores 8
+ * bytes unconditionally and needs 8 bytes of room past pos; the other one
+ * stores only complete bytes, i.e. bytes the caller has already accounted
+ * for.  Both produce the same stream.
+ */
+static inline void mca_compress_rice_put(mca_compress_rice_writer_t *w, uint64_t bits,
+                                         unsigned count, int fast)
+{
+    w->acc |= bits << w->nacc;
+    w->nacc += count;
+    if (fast) {
+        uint64_t acc = w->acc;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(w->out + w->pos, &acc, sizeof(acc));
+#else
+        mca_compress_rice_store32(w->out + w->pos, (uint32_t) acc);
+        mca_compress_rice_store32(w->out + w->pos + 4, (uint32_t) (acc >> 32));
+#endif
+        w->pos += w->nacc >> 3;
+        w->acc >>= w->nacc & ~7u;
+        w->nacc &= 7u;
+    } else {
+        while (w->nacc >= 8) {
+            w->out[w->pos++] = (uint8_t) w->acc;
+            w->acc >>= 8;
+            w->nacc -= 8;
+        }
+    }
+}
+
+static inline void mca_compress_rice_put_block(mca_compress_rice_writer_t *w, const uint32_t *u,
+                                               size_t n, unsigned mode, unsigned k, int fast)
+{
+    size_t i;
+
+    mca_compress_rice_put(w, mode | (k << 1), MCA_COMPRESS_RICE_HDR_BITS, fast);
+    if (MCA_COMPRESS_RICE_RAW_K == k) {
+        for (i = 0; i < n; ++i) {
+            mca_compress_rice_put(w, u[i], 32, fast);
+        }
+        return;
+    }
+    for (i = 0; i < n; ++i) {
+        /* q ones, a zero, the k low bits; or QMAX ones and 32 raw bits.
+         * Selected with masks: escapes are scattered, a branch mispredicts. */
+        uint32_t q = u[i] >> k;
+        uint64_t esc = 0 - (uint64_t) (q >= MCA_COMPRESS_RICE_QMAX);
+        unsigned qq = q & (unsigned) ~esc & (MCA_COMPRESS_RICE_QMAX - 1);
+        uint64_t code = ((UINT64_C(1) << qq) - 1)
+                        | ((uint64_t) (u[i] & ((UINT64_C(1) << k) - 1)) << (qq + 1));
+        uint64_t esc_code = ((UINT64_C(1) << MCA_COMPRESS_RICE_QMAX) - 1)
+                            | ((uint64_t) u[i] << MCA_COMPRESS_RICE_QMAX);
+        unsigned count = qq + 1 + k;
+        count ^= (count ^ MCA_COMPRESS_RICE_ESC_BITS) & (unsigned) esc;
+        mca_compress_rice_put(w, (code & ~esc) | (esc_code & esc), count, fast);
+    }
+}
+
+static ssize_t mca_compress_rice_compress(const void *in_, size_t len, void *out_, size_t cap)
+{
+    const uint8_t *in = (const uint8_t *) in_;
+    uint8_t *out = (uint8_t *) out_;
+    uint32_t u0[MCA_COMPRESS_RICE_BLOCK], u1[MCA_COMPRESS_RICE_BLOCK];
+    uint16_t hist[2][2][MCA_COMPRESS_RICE_BINS]; /* [mode][copy][bin] */
+    mca_compress_rice_writer_t w;
+    size_t n, tail, hdr, base, v;
+    uint64_t bits = 0; /* bits of the block stream so far */
+    uint32_t prev = 0;
+
+    if (0 == len) {
+        return 0;
+    }
+    if (NULL == in || NULL == out) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (cap > MCA_COMPRESS_RICE_MAX_RET) {
+        cap = MCA_COMPRESS_RICE_MAX_RET;
+    }
+    n = len / 4;
+    tail = len % 4;
+    hdr = mca_compress_rice_varint_len(len);
+    if (cap < hdr + tail) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    for (v = len; v >= 0x80; v >>= 7) {
+        *out++ = (uint8_t) (0x80 | (v & 0x7f));
+    }
+    *out++ = (uint8_t) v;
+    cap -= hdr + tail; /* what is left for the bit stream */
+
+    w.out = out;
+    w.pos = 0;
+    w.acc = 0;
+    w.nacc = 0;
+    for (base = 0; base < n; base += MCA_COMPRESS_RICE_BLOCK) {
+        size_t cnt = n - base, i;
+        unsigned k0, k1;
+        uint32_t c0, c1;
+        int use_delta;
+        if (cnt > MCA_COMPRESS_RICE_BLOCK) {
+            cnt = MCA_COMPRESS_RICE_BLOCK;
+        }
+        memset(hist, 0, sizeof(hist));
+        for (i = 0; i < cnt; ++i) {
+            uint32_t x = mca_compress_rice_load32(in + 4 * (base + i));
+            u0[i] = mca_compress_rice_zigzag(x);
+            u1[i] = mca_compress_rice_zigzag(x - prev);
+            prev = x;
+            ++hist[0][i & 1][mca_compress_rice_bin(u0[i])];
+            ++hist[1][i & 1][mca_compress_rice_bin(u1[i])];
+        }
+        c0 = mca_compress_rice_best_k(hist[0][0], hist[0][1], cnt, &k0);
+        c1 = mca_compress_rice_best_k(hist[1][0], hist[1][1], cnt, &k1);
+        use_delta = c1 < c0;
+        /* The exact size is known before the block is written, so running
+         * out of room is detected before any store past cap. */
+        bits += MCA_COMPRESS_RICE_HDR_BITS + (use_delta ? c1 : c0);
+        if ((bits + 7) / 8 > cap) {
+            return OPAL_ERR_OUT_OF_RESOURCE;
+        }
+        if (bits / 8 + 8 <= cap) {
+            if (use_delta) {
+                mca_compress_rice_put_block(&w, u1, cnt, 1, k1, 1);
+            } else {
+                mca_compress_rice_put_block(&w, u0, cnt, 0, k0, 1);
+            }
+        } else {
+            if (use_delta) {
+                mca_compress_rice_put_block(&w, u1, cnt, 1, k1, 0);
+            } else {
+                mca_compress_rice_put_block(&w, u0, cnt, 0, k0, 0);
+            }
+        }
+    }
+    /* Last partial byte; its padding bits are zero. */
+    if (w.nacc > 0) {
+        w.out[w.pos++] = (uint8_t) w.acc;
+    }
+    memcpy(w.out + w.pos, in + 4 * n, tail);
+    return (ssize_t) (hdr + w.pos + tail);
+}
+
+/* LSB-first bit reader.  buf is kept clean above n (n <= 63), so a run of
+ * ones in buf never extends past the bits actually read. */
+typedef struct {
+    const uint8_t *p, *end;
+    uint64_t buf;
+    unsigned n;
+} mca_compress_rice_reader_t;
+
+/* Tops buf up to >= 56 bits, or to whatever is left of the input. */
+static inline void mca_compress_rice_refill(mca_compress_rice_reader_t *r)
+{
+    if (r->end - r->p >= 8) {
+        r->buf |= mca_compress_rice_load64(r->p) << r->n;
+        r->p += (63 - r->n) >> 3;
+        r->n |= 56;
+        r->buf &= UINT64_MAX >> (64 - r->n); /* drop the partial next byte */
+    } else {
+        while (r->n < 56 && r->p < r->end) {
+            r->buf |= (uint64_t) *r->p++ << r->n;
+            r->n += 8;
+        }
+    }
+}
+
+static inline void mca_compress_rice_skip(mca_compress_rice_reader_t *r, unsigned count)
+{
+    r->buf >>= count;
+    r->n -= count;
+}
+
+/* Decodes one block of cnt values into out; prev as in the encoder.
+ * Returns 0 or OPAL_ERR_UNPACK_FAILURE. */
+static int mca_compress_rice_get_block(mca_compress_rice_reader_t *r, uint8_t *out, size_t cnt,
+                                       uint32_t *prev_io)
+{
+    uint32_t prev = *prev_io, mode_mask;
+    unsigned k;
+    size_t i;
+
+    mca_compress_rice_refill(r);
+    if (r->n < MCA_COMPRESS_RICE_HDR_BITS) {
+        return OPAL_ERR_UNPACK_FAILURE;
+    }
+    mode_mask = 0u - (uint32_t) (r->buf & 1u); /* mode 1: add prev */
+    k = (unsigned) (r->buf >> 1) & 0x3fu;
+    mca_compress_rice_skip(r, MCA_COMPRESS_RICE_HDR_BITS);
+    if (k > MCA_COMPRESS_RICE_RAW_K) {
+        return OPAL_ERR_UNPACK_FAILURE;
+    }
+    if (MCA_COMPRESS_RICE_RAW_K == k) {
+        for (i = 0; i < cnt; ++i) {
+            uint32_t x;
+            if (r->n < 32) {
+                mca_compress_rice_refill(r);
+                if (r->n < 32) {
+                    return OPAL_ERR_UNPACK_FAILURE;
+                }
+            }
+            x = mca_compress_rice_unzigzag((uint32_t) r->buf) + (prev & mode_mask);
+            mca_compress_rice_skip(r, 32);
+            mca_compress_rice_store32(out + 4 * i, x);
+            prev = x;
+        }
+    } else {
+        const uint64_t mask = (UINT64_C(1) << k) - 1;
+        for (i = 0; i < cnt; ++i) {
+            unsigned q, qq, count;
+            uint64_t full;
+            uint32_t x;
+            int esc;
+            if (r->n < MCA_COMPRESS_RICE_ESC_BITS) {
+                mca_compress_rice_refill(r);
+            }
+            q = mca_compress_rice_ones(r->buf);
+            esc = q >= MCA_COMPRESS_RICE_QMAX;
+            qq = esc ? 0 : q; /* keeps the shifts below in range */
+            full = ((uint64_t) qq << k) | ((r->buf >> (qq + 1)) & mask);
+            count = esc ? MCA_COMPRESS_RICE_ESC_BITS : qq + 1 + k;
+            /* Too few bits (a missing terminating zero included), or a
+             * value no encoder makes. */
+            if (count > r->n || (!esc && full > UINT32_MAX)) {
+                return OPAL_ERR_UNPACK_FAILURE;
+            }
+            x = esc ? (uint32_t) (r->buf >> MCA_COMPRESS_RICE_QMAX) : (uint32_t) full;
+            mca_compress_rice_skip(r, count);
+            x = mca_compress_rice_unzigzag(x) + (prev & mode_mask);
+            mca_compress_rice_store32(out + 4 * i, x);
+            prev = x;
+        }
+    }
+    *prev_io = prev;
+    return 0;
+}
+
+static ssize_t mca_compress_rice_decompress(const void *in_, size_t len, void *out_, size_t cap,
+                                            size_t expected_len)
+{
+    const uint8_t *in = (const uint8_t *) in_;
+    uint8_t *out = (uint8_t *) out_;
+    uint8_t hdr[MCA_COMPRESS_RICE_VARINT_MAX];
+    mca_compress_rice_reader_t r;
+    size_t hlen = 0, n, tail, base, v;
+    uint32_t prev = 0;
+
+    if (expected_len > cap) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    if (0 == expected_len) {
+        return (0 == len) ? 0 : OPAL_ERR_UNPACK_FAILURE;
+    }
+    if ((NULL == in && len > 0) || NULL == out) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (expected_len > MCA_COMPRESS_RICE_MAX_RET) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    /* The header must be exactly the minimal varint of expected_len. */
+    for (v = expected_len; v >= 0x80; v >>= 7) {
+        hdr[hlen++] = (uint8_t) (0x80 | (v & 0x7f));
+    }
+    hdr[hlen++] = (uint8_t) v;
+    tail = expected_len % 4;
+    n = expected_len / 4;
+    if (len < hlen + tail || 0 != memcmp(in, hdr, hlen)) {
+        return OPAL_ERR_UNPACK_FAILURE;
+    }
+    r.p = in + hlen;
+    r.end = in + len - tail;
+    r.buf = 0;
+    r.n = 0;
+
+    for (base = 0; base < n; base += MCA_COMPRESS_RICE_BLOCK) {
+        size_t cnt = n - base;
+        if (cnt > MCA_COMPRESS_RICE_BLOCK) {
+            cnt = MCA_COMPRESS_RICE_BLOCK;
+        }
+        if (0 != mca_compress_rice_get_block(&r, out + 4 * base, cnt, &prev)) {
+            return OPAL_ERR_UNPACK_FAILURE;
+        }
+    }
+    /* Only the zero padding of the last byte may remain. */
+    if (r.p != r.end || r.n >= 8 || 0 != r.buf) {
+        return OPAL_ERR_UNPACK_FAILURE;
+    }
+    memcpy(out + 4 * n, r.end, tail);
+    return (ssize_t) expected_len;
+}
+
+const opal_compress_codec_t mca_compress_rice_codec = {
+    "rice",
+    OPAL_COMPRESS_ID_RICE,
+    OPAL_COMPRESS_SPEED_MEDIUM,
+    OPAL_COMPRESS_DT_INT32,
+    mca_compress_rice_bound,
+    mca_compress_rice_compress,
+    mca_compress_rice_decompress,
+};

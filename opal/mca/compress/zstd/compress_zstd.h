@@ -1,0 +1,14 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MCA_COMPRESS_ZSTD_H
+#define MCA_COMPRESS_ZSTD_H
+
+#include "opal/mca/compress/compress_codec.h"
+
+extern const opal_compress_codec_t mca_compress_zstd_codec;
+/* zstd compression level (negative = faster, up to ZSTD_maxCLevel()). */
+extern int mca_compress_zstd_level;
+
+#endif

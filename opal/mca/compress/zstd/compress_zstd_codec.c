@@ -1,0 +1,113 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * zstd codec: one zstd frame, through libzstd.  Contexts are cached per
+ * thread: creating one per call costs more than compressing a small block.
+ */
+#include <pthread.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "opal/mca/compress/zstd/compress_zstd.h"
+
+int mca_compress_zstd_level = 1;
+
+static pthread_key_t cctx_key, dctx_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static int keys_ok = 0;
+
+static void free_cctx(void *p)
+{
+    ZSTD_freeCCtx((ZSTD_CCtx *) p);
+}
+
+static void free_dctx(void *p)
+{
+    ZSTD_freeDCtx((ZSTD_DCtx *) p);
+}
+
+static void make_keys(void)
+{
+    keys_ok = 0 == pthread_key_create(&cctx_key, free_cctx)
+              && 0 == pthread_key_create(&dctx_key, free_dctx);
+}
+
+static ZSTD_CCtx *get_cctx(void)
+{
+    pthread_once(&key_once, make_keys);
+    if (!keys_ok) {
+        return NULL;
+    }
+    ZSTD_CCtx *c = pthread_getspecific(cctx_key);
+    if (NULL == c && NULL != (c = ZSTD_createCCtx())) {
+        pthread_setspecific(cctx_key, c);
+    }
+    return c;
+}
+
+static ZSTD_DCtx *get_dctx(void)
+{
+    pthread_once(&key_once, make_keys);
+    if (!keys_ok) {
+        return NULL;
+    }
+    ZSTD_DCtx *d = pthread_getspecific(dctx_key);
+    if (NULL == d && NULL != (d = ZSTD_createDCtx())) {
+        pthread_setspecific(dctx_key, d);
+    }
+    return d;
+}
+
+static size_t zstd_bound(size_t len)
+{
+    return ZSTD_compressBound(len);
+}
+
+static ssize_t zstd_compress(const void *in, size_t len, void *out, size_t cap)
+{
+    if ((NULL == in && len > 0) || NULL == out) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    ZSTD_CCtx *c = get_cctx();
+    if (NULL == c) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    size_t n = ZSTD_compressCCtx(c, out, cap, in, len, mca_compress_zstd_level);
+    if (ZSTD_isError(n)) {
+        return ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall ? OPAL_ERR_OUT_OF_RESOURCE
+                                                                   : OPAL_ERROR;
+    }
+    return (ssize_t) n;
+}
+
+static ssize_t zstd_decompress(const void *in, size_t len, void *out, size_t cap,
+                               size_t expected_len)
+{
+    if (expected_len > cap) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    if (NULL == in || NULL == out) {
+        return OPAL_ERR_UNPACK_FAILURE;
+    }
+    ZSTD_DCtx *d = get_dctx();
+    if (NULL == d) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    /* The frame must decode to exactly expected_len and fill the input. */
+    size_t n = ZSTD_decompressDCtx(d, out, expected_len, in, len);
+    if (ZSTD_isError(n) || n != expected_len) {
+        return OPAL_ERR_UNPACK_FAILURE;
+    }
+    return (ssize_t) n;
+}
+
+const opal_compress_codec_t mca_compress_zstd_codec = {
+    .name = "zstd",
+    .id = OPAL_COMPRESS_ID_ZSTD,
+    .speed = OPAL_COMPRESS_SPEED_MEDIUM,
+    .datatypes = OPAL_COMPRESS_DT_ANY,
+    .bound = zstd_bound,
+    .compress = zstd_compress,
+    .decompress = zstd_decompress,
+};
