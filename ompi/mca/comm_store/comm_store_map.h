@@ -1,0 +1,161 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Storage of the communicator of every context id (CID): the associative
+ * array behind ompi_comm_lookup(cid).  Three interchangeable
+ * implementations (Bosilca et al., "Trade-offs in Context Identifier
+ * Allocation in MPI", sections 3.3 and 4):
+ *
+ *   flat    a growable pointer array indexed by the CID (today's Open MPI);
+ *           cheapest lookup, memory proportional to the highest CID.
+ *   rbtree  a red-black tree keyed by the CID: density 1 (one node per
+ *           entry), lookup walks up to 2*log2(n) nodes.
+ *   radix   a 4-level array indexed by the CID's bytes (b3 = top byte ...
+ *           b0 = leaf index), 256-entry chunks with a count of non-empty
+ *           slots; a chunk whose count drops to 0 is unlinked at once.
+ *
+ * The modules are standalone C99 (libc and GCC __atomic builtins only) so
+ * that they can be unit-tested without OPAL; the MCA glue wraps them.
+ *
+ * Return codes: insert 0, -1 when the cid is present (or ptr is NULL, which
+ * could not be told from absence), -2 when memory (or, for flat, the
+ * COMM_STORE_FLAT_MAX_CIDS limit) runs out -- the map is then unchanged.
+ * remove 0 or -1 when absent.  next, lowest_free, highest: 0 or -1.
+ *
+ * ---- Concurrency contract -------------------------------------------------
+ *
+ * Writers -- insert, remove, next, lowest_free, highest, stats, destroy and
+ * the *_check debug functions -- must be serialized by the caller (the
+ * communicator mutex).  Only `lookup` is lock-free: any number of threads
+ * may call it at any time, concurrently with one writer, without a lock.
+ * lookup never reads freed memory and never returns a pointer for a cid
+ * that was not mapped to that pointer at some moment during the call; a
+ * lookup racing an insert or remove of the same cid returns the old value
+ * or the new one.  insert publishes ptr with release ordering and lookup
+ * loads it with acquire ordering, so an object initialized before insert()
+ * is seen initialized by the thread that looked it up.  destroy must not
+ * race lookups (the caller quiesces them first, as for any object).
+ *
+ * How each implementation keeps that promise:
+ *
+ *   flat    Each slot is one word, so a lookup reads one atomic value and
+ *           needs no validation.  Growth copies into a doubled array and
+ *           publishes it (array pointer, then capacity, both with release
+ *           stores; lookup loads capacity with acquire, then the array).
+ *           The old array is never freed while the map lives: it goes on a
+ *           retire list freed by destroy (with doubling, all retired arrays
+ *           together are smaller than the current one) and is never written
+ *           again, so a lookup still reading it returns the value the cid
+ *           had when the array was replaced, a moment within the lookup.
+ *
+ *   rbtree, radix
+ *           A sequence lock (comm_store_seqlock.h): every mutation runs
+ *           between a bump of the counter to odd and a bump back to even;
+ *           lookup retries when the counter was odd or changed meanwhile,
+ *           so a result is only returned from a snapshot no writer touched.
+ *           Type-stable memory makes the optimistic traversal safe: a
+ *           removed tree node, or an emptied chunk, goes to a per-map pool
+ *           reused by later inserts and is returned to libc only by
+ *           destroy.  Pools are kept per kind (tree nodes; radix level-2,
+ *           level-1 and leaf chunks separately), so every pointer a reader
+ *           can load is NULL or points to an object of the kind it
+ *           expects -- never to a user pointer or to freed memory -- even
+ *           when the node or chunk was recycled under it.  A recycled tree
+ *           node can form a cycle on a stale path, so tree lookups stop
+ *           after COMM_STORE_RBTREE_MAX_DEPTH nodes (a valid tree of 2^32
+ *           nodes is at most 64 deep) and retry through the seqlock; radix
+ *           lookups are 4 loads by construction.
+ *           Every field a reader loads (root, child links, keys, values,
+ *           slots, the counter) is written by the writer with
+ *           __atomic_store_n(RELEASE) and read with __atomic_load_n(ACQUIRE)
+ *           (plain moves on x86), which both orders the seqlock without
+ *           standalone fences (unsupported by ThreadSanitizer) and keeps
+ *           the code free of data races.
+ *           Pools are never trimmed: the memory held is that of the peak
+ *           number of entries (rbtree) or chunks (radix).  Readers can be
+ *           starved by a continuous stream of writes; CID changes are rare.
+ *
+ * ---- Statistics -----------------------------------------------------------
+ *
+ *   live    entries present.
+ *   bytes   bytes requested from malloc and not yet freed: map header,
+ *           arrays (flat: current + retired + its writer-only presence
+ *           bitmap), nodes and chunks, pooled ones included.
+ *   cells   slots that can hold an entry.  flat: array capacity; rbtree:
+ *           nodes allocated, pooled ones included (so cells == live when
+ *           the pool is empty); radix: 256 * linked leaf chunks, the
+ *           paper's density denominator (pooled chunks appear only in
+ *           bytes: pooled bytes = bytes - header - chunks * chunk size).
+ *   chunks  radix: level-2, level-1 and leaf chunks currently linked (the
+ *           top-level 256-pointer array lives in the map header and is not
+ *           counted, so an empty map has 0 chunks); flat, rbtree: 0.
+ */
+
+#ifndef MCA_COMM_STORE_MAP_H
+#define MCA_COMM_STORE_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Opaque.  Each implementation keeps its own state behind this pointer;
+ * the struct itself is never defined. */
+typedef struct comm_store_map comm_store_map_t;
+
+typedef struct {
+    size_t live;        /* entries present */
+    size_t bytes;       /* bytes currently held by the structure (all allocations incl. pools) */
+    size_t cells;       /* allocated slots that can hold an entry (flat: array capacity; rbtree: nodes allocated incl. pooled; radix: 256 * leaf chunks) */
+    size_t chunks;      /* radix: leaf+interior chunks currently linked; others 0 */
+} comm_store_map_stats_t;
+
+typedef struct comm_store_map_ops {
+    const char *name;
+    comm_store_map_t *(*create)(void);
+    void (*destroy)(comm_store_map_t *m);          /* frees everything */
+    int (*insert)(comm_store_map_t *m, uint32_t cid, void *ptr);  /* 0; -1 exists; -2 no memory; ptr != NULL */
+    int (*remove)(comm_store_map_t *m, uint32_t cid);             /* 0; -1 not present */
+    void *(*lookup)(const comm_store_map_t *m, uint32_t cid);     /* NULL if absent; see concurrency */
+    int (*next)(const comm_store_map_t *m, uint32_t from, uint32_t *cid, void **ptr); /* smallest present cid >= from: 0, or -1 none */
+    int (*lowest_free)(const comm_store_map_t *m, uint32_t from, uint32_t *cid); /* smallest absent cid >= from: 0, or -1 none (all taken up to UINT32_MAX) */
+    int (*highest)(const comm_store_map_t *m, uint32_t *cid);     /* largest present cid: 0, or -1 empty */
+    void (*stats)(const comm_store_map_t *m, comm_store_map_stats_t *s);
+} comm_store_map_ops_t;
+
+extern const comm_store_map_ops_t comm_store_flat_ops, comm_store_rbtree_ops, comm_store_radix_ops;
+
+/* flat indexes an array by the cid, so it stores cids below this bound
+ * only (2^24 slots = 128 MiB of pointers); insert of a larger cid returns
+ * -2.  Sparse 32-bit CIDs (Highest-CID allocation) need rbtree or radix. */
+#define COMM_STORE_FLAT_MAX_CIDS (UINT32_C(1) << 24)
+
+/* Longest path a tree lookup follows before retrying (see above). */
+#define COMM_STORE_RBTREE_MAX_DEPTH 66
+
+/* Debug: verify every structural invariant (writer side: serialize with
+ * the writers).  0 when consistent; otherwise prints the first violation
+ * to stderr and returns -1.
+ *   flat:   live == non-empty slots, cached highest correct, capacity a
+ *           power of two within the limit, byte count of current + retired.
+ *   rbtree: root black with no parent, no red node with a red child, equal
+ *           black height on every path, strict BST order of the keys,
+ *           parent links, node count == live, pool length == pooled
+ *           count, cells == live + pooled, depth <= the lookup bound.
+ *   radix:  every linked chunk sits at the level it was made for, its
+ *           count equals its non-empty slots and is > 0 (no linked empty
+ *           chunk), leaf entries == live, linked chunks == chunks stat,
+ *           pooled chunks are all-NULL with count 0 and in the pool of
+ *           their level. */
+int comm_store_flat_check(const comm_store_map_t *m);
+int comm_store_rbtree_check(const comm_store_map_t *m);
+int comm_store_radix_check(const comm_store_map_t *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCA_COMM_STORE_MAP_H */

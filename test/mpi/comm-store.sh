@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Each comm_store component, selected by MCA parameter, by environment and
+# through the site parameter file, carries a job that keeps 2,000 live
+# communicators and creates and frees 20,000 more (dup, split,
+# create_group), every one of them verified by communicating; an unknown
+# component name fails with Open MPI's usual message.
+. "$TEST_LIB"
+build_mpi "$TOP/test/mpi/src/comm_churn.c" churn
+for c in flat rbtree radix; do
+    mpirun_t -np 4 --mca comm_store "$c" --mca comm_store_base_verbose 10 ./churn 2000 20000 >"$c.txt" 2>&1 \
+        || { tail -20 "$c.txt"; fail "churn failed with comm_store $c"; }
+    assert_grep "comm_store: selected $c " "$c.txt" "comm_store $c was not the one selected"
+    assert_grep '^comm_churn OK live=2000 churn=20000' "$c.txt"
+    echo "comm_store $c: OK"
+done
+OMPI_MCA_comm_store=radix mpirun_t -np 2 --mca comm_store_base_verbose 10 ./churn 10 100 >env.txt 2>&1
+assert_grep 'comm_store: selected radix ' env.txt "OMPI_MCA_comm_store not honoured"
+conf=$PREFIX/etc/openmpi-mca-params.conf
+cp "$conf" conf.orig
+trap 'cp "$TEST_TMP/conf.orig" "$conf"' EXIT
+echo 'comm_store = rbtree' >>"$conf"
+mpirun_t -np 2 --mca comm_store_base_verbose 10 ./churn 10 100 >site.txt 2>&1
+assert_grep 'comm_store: selected rbtree ' site.txt "site parameter file not honoured"
+cp conf.orig "$conf"
+if mpirun_t -np 2 --mca comm_store nosuch ./churn 1 1 >bad.txt 2>&1; then
+    fail "an unknown comm_store component was accepted"
+fi
+cat bad.txt | head -20
+assert_grep 'nosuch' bad.txt "the error does not name the unknown component"
