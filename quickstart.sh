@@ -142,6 +142,10 @@ do_showcase() {
     say "running 2 ranks over TCP"
     "$PREFIX/bin/mpirun" $(mpirun_root_flags) --oversubscribe -np 2 \
         --mca btl tcp,self --mca btl_tcp_if_include lo "$exe"
+    say "running 4 ranks with the radix communicator store (--mca comm_store radix)"
+    "$PREFIX/bin/mpirun" $(mpirun_root_flags) --oversubscribe -np 4 \
+        --mca comm_store radix --mca comm_store_base_verbose 10 "$exe" 2>&1 \
+        | grep -E 'showcase: Open MPI|comm_store: selected' | sort -u
     echo
     "$TOP/contrib/list-components.sh" "$PREFIX"
 }
