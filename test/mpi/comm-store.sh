@@ -22,8 +22,16 @@ echo 'comm_store = rbtree' >>"$conf"
 mpirun_t -np 2 --mca comm_store_base_verbose 10 ./churn 10 100 >site.txt 2>&1
 assert_grep 'comm_store: selected rbtree ' site.txt "site parameter file not honoured"
 cp conf.orig "$conf"
-if mpirun_t -np 2 --mca comm_store nosuch ./churn 1 1 >bad.txt 2>&1; then
-    fail "an unknown comm_store component was accepted"
-fi
-cat bad.txt | head -20
-assert_grep 'nosuch' bad.txt "the error does not name the unknown component"
+# Open MPI 4.1.4 sometimes loses a show_help message sent just before a
+# process aborts in MPI_Init (ORTE logs "Data unpack would read past end of
+# buffer"), for any framework: every attempt must fail, and at least one of
+# three must print the message naming the component.
+named=0
+for attempt in 1 2 3; do
+    if mpirun_t -np 1 --mca comm_store nosuch ./churn 1 1 >bad.txt 2>&1; then
+        cat bad.txt; fail "an unknown comm_store component was accepted"
+    fi
+    grep -q 'Component: *nosuch' bad.txt && { named=1; break; }
+done
+cat bad.txt | head -12
+[ $named = 1 ] || fail "the error never named the unknown component"
