@@ -16,9 +16,9 @@ OPAL_DECLSPEC extern mca_base_framework_t opal_compress_base_framework;
 /* The component opal_compress (the file interface) uses, if any. */
 OPAL_DECLSPEC extern opal_compress_base_component_t opal_compress_base_selected_component;
 
-/* Builds the codec table from the opened components and sets up the file
- * interface.  Called by opal_init() after the framework opened; safe to call
- * again.  Never fails because no codec is available. */
+/* Upstream's selection step, kept for its callers (opal_init): the codec
+ * table and the file interface are set up when the framework opens, so this
+ * only checks that it is open.  Never fails because no codec is available. */
 OPAL_DECLSPEC int opal_compress_base_select(void);
 
 /* Codec lookup; NULL when the codec is unknown, excluded or not built. */

@@ -42,7 +42,6 @@ opal_compress_base_component_t opal_compress_base_selected_component = {{0}};
  * opal_init/opal_finalize); read without locks afterwards. */
 const opal_compress_codec_t *opal_compress_base_by_id[256];
 static const opal_compress_codec_t *file_codec = NULL;
-static bool warned_stale = false;
 
 static int compress_base_open(mca_base_open_flag_t flags);
 static int compress_base_close(void);
@@ -69,15 +68,11 @@ static void build_table(void)
         /* A plugin left in the prefix by an older Open MPI (API 2.x file
          * compressors) has no codec field: never read it as one. */
         if (3 != comp->base_version.mca_type_major_version) {
-            if (!warned_stale) {
-                opal_show_help("help-opal-compress.txt", "stale-component", true,
-                               comp->base_version.mca_component_name,
-                               comp->base_version.mca_type_major_version,
-                               comp->base_version.mca_type_minor_version,
-                               opal_install_dirs.opallibdir,
-                               comp->base_version.mca_component_name);
-                warned_stale = true;
-            }
+            opal_show_help("help-opal-compress.txt", "stale-component", true,
+                           comp->base_version.mca_component_name,
+                           comp->base_version.mca_type_major_version,
+                           comp->base_version.mca_type_minor_version,
+                           opal_install_dirs.opallibdir, comp->base_version.mca_component_name);
             continue;
         }
         codec = comp->codec;
@@ -120,10 +115,11 @@ static int compress_base_close(void)
 
 int opal_compress_base_select(void)
 {
+    /* The codec table was built when the framework opened; nothing is
+     * selected beyond that (all codecs stay open). */
     if (!mca_base_framework_is_open(&opal_compress_base_framework)) {
         return OPAL_ERR_NOT_INITIALIZED;
     }
-    build_table();
     if (NULL == file_codec) {
         opal_output_verbose(10, opal_compress_base_framework.framework_output,
                             "compress: no codec available; file compression disabled");
