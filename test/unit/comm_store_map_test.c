@@ -314,9 +314,11 @@ static void check_state(const impl_t *im, const comm_store_map_t *m, const ref_t
         tr->peak_live = s.live;
     }
     if (im->ops == &comm_store_rbtree_ops) {
-        /* Nodes are allocated only when the pool is empty. */
-        CHECK(s.cells == tr->peak_live, "rbtree cells %zu, peak live %zu", s.cells,
-              tr->peak_live);
+        /* One node per entry (density 1); nodes are allocated only when the
+         * pool is empty, so the bytes are those of the peak. */
+        CHECK(s.cells == s.live, "rbtree cells %zu, live %zu", s.cells, s.live);
+        CHECK(s.bytes > tr->peak_live * 3 * sizeof(void *), "rbtree bytes %zu for peak %zu",
+              s.bytes, tr->peak_live);
         CHECK(0 == s.chunks, "rbtree chunks %zu", s.chunks);
     } else if (im->ops == &comm_store_radix_ops) {
         /* Linked chunks per level are the distinct prefixes of the keys. */

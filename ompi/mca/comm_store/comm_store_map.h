@@ -82,9 +82,10 @@
  *   bytes   bytes requested from malloc and not yet freed: map header,
  *           arrays (flat: current + retired + its writer-only presence
  *           bitmap), nodes and chunks, pooled ones included.
- *   cells   slots that can hold an entry.  flat: array capacity; rbtree:
- *           nodes allocated, pooled ones included (so cells == live when
- *           the pool is empty); radix: 256 * linked leaf chunks, the
+ *   cells   slots of the structure that can hold an entry (the paper's
+ *           density denominator).  flat: array capacity; rbtree: nodes in
+ *           the tree, i.e. live (density 1; pooled nodes appear only in
+ *           bytes); radix: 256 * linked leaf chunks, the
  *           paper's density denominator (pooled chunks appear only in
  *           bytes: pooled bytes = bytes - header - chunks * chunk size).
  *   chunks  radix: level-2, level-1 and leaf chunks currently linked (the
@@ -109,7 +110,7 @@ typedef struct comm_store_map comm_store_map_t;
 typedef struct {
     size_t live;        /* entries present */
     size_t bytes;       /* bytes currently held by the structure (all allocations incl. pools) */
-    size_t cells;       /* allocated slots that can hold an entry (flat: array capacity; rbtree: nodes allocated incl. pooled; radix: 256 * leaf chunks) */
+    size_t cells;       /* allocated slots that can hold an entry (flat: array capacity; rbtree: nodes in the tree (== live); radix: 256 * leaf chunks) */
     size_t chunks;      /* radix: leaf+interior chunks currently linked; others 0 */
 } comm_store_map_stats_t;
 
@@ -144,7 +145,7 @@ extern const comm_store_map_ops_t comm_store_flat_ops, comm_store_rbtree_ops, co
  *   rbtree: root black with no parent, no red node with a red child, equal
  *           black height on every path, strict BST order of the keys,
  *           parent links, node count == live, pool length == pooled
- *           count, cells == live + pooled, depth <= the lookup bound.
+ *           count, depth <= the lookup bound.
  *   radix:  every linked chunk sits at the level it was made for, its
  *           count equals its non-empty slots and is > 0 (no linked empty
  *           chunk), leaf entries == live, linked chunks == chunks stat,

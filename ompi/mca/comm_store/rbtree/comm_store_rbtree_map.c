@@ -476,8 +476,8 @@ static void comm_store_rbtree_stats(const comm_store_map_t *m, comm_store_map_st
 {
     const comm_store_rbtree_t *t = CTREE(m);
     s->live = t->live;
-    s->cells = t->live + t->pooled;
-    s->bytes = sizeof(*t) + s->cells * sizeof(node_t);
+    s->cells = t->live; /* a node exists per entry; pooled nodes show in bytes only */
+    s->bytes = sizeof(*t) + (t->live + t->pooled) * sizeof(node_t);
     s->chunks = 0;
 }
 
