@@ -34,6 +34,10 @@ struct comm_store_radix_chunk {
 
 typedef struct {
     mca_comm_store_seqlock_t seq;
+    /* Reader-visible cache of the level-2 chunk of b3 == 0: low[b2] ==
+     * (top[0] ? top[0]->slot[b2] : NULL), kept by the writer inside the
+     * write section that links or unlinks such a level-1 chunk. */
+    comm_store_radix_chunk_t *low[RADIX_FAN];
     comm_store_radix_chunk_t *top[RADIX_FAN];    /* reader-visible, by b3 */
     comm_store_radix_chunk_t *pool[RADIX_LEVELS];
     size_t linked[RADIX_LEVELS], pooled[RADIX_LEVELS];
@@ -152,6 +156,9 @@ static int comm_store_radix_insert(comm_store_map_t *m, uint32_t cid, void *ptr)
         MCA_COMM_STORE_PUBLISH(&c2->slot[B2(cid)], (void *) n1);
         c2->count++;
         r->linked[1]++;
+        if (0 == B3(cid)) {
+            MCA_COMM_STORE_PUBLISH(&r->low[B2(cid)], n1);
+        }
     }
     if (NULL != n2) {
         MCA_COMM_STORE_PUBLISH(&r->top[B3(cid)], n2);
@@ -181,6 +188,9 @@ static int comm_store_radix_remove(comm_store_map_t *m, uint32_t cid)
         comm_store_radix_put(r, c0);
         if (0 == --c1->count) {
             MCA_COMM_STORE_PUBLISH(&c2->slot[B2(cid)], (void *) NULL);
+            if (0 == B3(cid)) {
+                MCA_COMM_STORE_PUBLISH(&r->low[B2(cid)], (chunk_t *) NULL);
+            }
             r->linked[1]--;
             comm_store_radix_put(r, c1);
             if (0 == --c2->count) {
@@ -195,18 +205,33 @@ static int comm_store_radix_remove(comm_store_map_t *m, uint32_t cid)
     return 0;
 }
 
+#ifndef RADIX_LOW_LIMIT
+#define RADIX_LOW_LIMIT (UINT32_C(1) << 24)
+#endif
 static void *comm_store_radix_lookup(const comm_store_map_t *m, uint32_t cid)
 {
     const comm_store_radix_t *r = CRADIX(m);
     for (;;) {
-        uint32_t s = mca_comm_store_read_begin(&r->seq);
+        uint32_t s = MCA_COMM_STORE_READ(&r->seq.seq);
+        const chunk_t *c;
         void *v = NULL;
-        const chunk_t *c = MCA_COMM_STORE_READ(&r->top[B3(cid)]);
-        if (NULL != c && NULL != (c = MCA_COMM_STORE_READ(&c->slot[B2(cid)]))
-            && NULL != (c = MCA_COMM_STORE_READ(&c->slot[B1(cid)]))) {
+        if (__builtin_expect(s & 1u, 0)) {
+            mca_comm_store_cpu_relax();
+            continue;
+        }
+        if (__builtin_expect(cid < RADIX_LOW_LIMIT, 1)) {
+            c = MCA_COMM_STORE_READ(&r->low[B2(cid)]);
+        } else {
+            c = MCA_COMM_STORE_READ(&r->top[B3(cid)]);
+            if (NULL != c) {
+                c = MCA_COMM_STORE_READ(&c->slot[B2(cid)]);
+            }
+        }
+        if (__builtin_expect(NULL != c, 1)
+            && __builtin_expect(NULL != (c = MCA_COMM_STORE_READ(&c->slot[B1(cid)])), 1)) {
             v = MCA_COMM_STORE_READ(&c->slot[B0(cid)]);
         }
-        if (!mca_comm_store_read_retry(&r->seq, s)) {
+        if (__builtin_expect(MCA_COMM_STORE_READ(&r->seq.seq) == s, 1)) {
             return v;
         }
     }
@@ -368,6 +393,13 @@ int comm_store_radix_check(const comm_store_map_t *m)
 
     if (r->seq.seq & 1u) {
         RADIX_FAIL("sequence counter %u is odd outside a write", r->seq.seq);
+    }
+    for (int i2 = 0; i2 < RADIX_FAN; i2++) {
+        const chunk_t *want = NULL != r->top[0] ? CHILD(r->top[0], i2) : NULL;
+        if (r->low[i2] != want) {
+            RADIX_FAIL("shortcut low[%d] is %p, the level-1 chunk of prefix 0x00%02x is %p", i2,
+                       (void *) r->low[i2], (unsigned) i2, (const void *) want);
+        }
     }
     for (int i3 = 0; i3 < RADIX_FAN; i3++) {
         if (NULL != r->top[i3]
