@@ -368,6 +368,44 @@ static void check_content(const impl_t *im, const comm_store_map_t *m, const ref
 
 /* ---- edge cases ------------------------------------------------------- */
 
+/* Repeated lookups (rbtree's hint) and the radix shortcut for cid < 2^24
+ * (the level-1 chunks of b3 == 0 cached in the header): hinted node
+ * removed, its node reused for another cid, the cid re-inserted elsewhere;
+ * the b3 == 0 chunks unlinked and relinked.  m is empty on entry and exit. */
+static void test_hint_shortcut(const impl_t *im, comm_store_map_t *m)
+{
+    const comm_store_map_ops_t *o = im->ops;
+    static const uint32_t cids[] = { 7, 300, 65535, 65536, 0x00ff1234, 0xffffff, 0x01000007 };
+    const size_t nc = sizeof(cids) / sizeof(cids[0]);
+    uint32_t gen = 100;
+
+    for (size_t i = 0; i < nc; i++) {
+        uint32_t c = cids[i], other = cids[(i + 1) % nc];
+        if (c > im->max_cid || other > im->max_cid) {
+            continue;
+        }
+        CHECK(0 == o->insert(m, c, enc(c, ++gen)), "hint: insert %u", c);
+        for (int rep = 0; rep < 3; rep++) {
+            CHECK(enc(c, gen) == o->lookup(m, c), "hint: repeated lookup of %u", c);
+        }
+        CHECK(0 == im->check(m), "hint: check with %u hinted", c);
+        CHECK(0 == o->remove(m, c), "hint: remove hinted %u", c);
+        CHECK(0 == im->check(m), "hint: check after removing %u", c);
+        CHECK(NULL == o->lookup(m, c), "hint: lookup of removed %u", c);
+        /* rbtree: the pooled node is reused for `other` */
+        CHECK(0 == o->insert(m, other, enc(other, ++gen)), "hint: insert %u", other);
+        CHECK(NULL == o->lookup(m, c), "hint: lookup of removed %u after reuse", c);
+        CHECK(enc(other, gen) == o->lookup(m, other), "hint: lookup of %u", other);
+        CHECK(0 == o->insert(m, c, enc(c, ++gen)), "hint: re-insert %u", c);
+        CHECK(enc(c, gen) == o->lookup(m, c), "hint: lookup of re-inserted %u", c);
+        CHECK(enc(other, gen - 1) == o->lookup(m, other), "hint: lookup of %u again", other);
+        CHECK(0 == im->check(m), "hint: check after re-inserting %u", c);
+        CHECK(0 == o->remove(m, other) && 0 == o->remove(m, c), "hint: remove %u %u", c, other);
+        CHECK(NULL == o->lookup(m, c) && NULL == o->lookup(m, other), "hint: lookups after");
+        CHECK(0 == im->check(m), "hint: check at the end of %u", c);
+    }
+}
+
 static void test_edges(const impl_t *im)
 {
     const comm_store_map_ops_t *o = im->ops;
@@ -493,6 +531,7 @@ static void test_edges(const impl_t *im)
     o->stats(m, &s);
     CHECK(0 == s.live && 0 == s.chunks, "at the end: live %zu chunks %zu", s.live, s.chunks);
     CHECK(0 == im->check(m), "check at the end");
+    test_hint_shortcut(im, m);
     /* destroy with entries and pools: LeakSanitizer checks that all goes */
     for (c = 0; c < 3000; c += 3) {
         CHECK(0 == o->insert(m, c * 977u, enc(c, 8)), "insert before destroy");
@@ -899,6 +938,155 @@ static void test_concurrent(const impl_t *im, double seconds)
     free(c);
 }
 
+/* Lookups racing a writer that toggles a few cids in an otherwise sparse
+ * map: radix's b3 == 0 level-1 and level-2 chunks (the shortcut's) are
+ * linked and unlinked on every toggle of a low cid, and the readers'
+ * favourite cid is rbtree's hint when the writer removes its node (which
+ * the next insert of another cid then reuses).  Each toggled cid has an
+ * operation counter: op v inserts enc(cid, v) when v is odd and removes it
+ * when v is even.  A reader reads done = last finished op, looks up, then
+ * reads started = last started op: the answer must be the state after one
+ * of the ops done..started (linearizability of each lookup). */
+#define NHOT 6
+
+typedef struct {
+    const impl_t *im;
+    comm_store_map_t *m;
+    uint32_t hot[NHOT];
+    uint32_t started[NHOT], done[NHOT];    /* atomic */
+    uint32_t stable[16];
+    int stop;                              /* atomic */
+} race_t;
+
+typedef struct {
+    race_t *c;
+    uint64_t seed;
+    size_t lookups, hits;
+} race_reader_t;
+
+static void *race_reader_main(void *arg)
+{
+    race_reader_t *rd = arg;
+    race_t *c = rd->c;
+    const comm_store_map_ops_t *o = c->im->ops;
+    uint64_t st = rd->seed;
+
+    while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+        for (int j = 0; j < 64; j++) {
+            uint64_t x = rng_next(&st);
+            /* mostly the same cid (hot[0]): ping-pong, rbtree's hint */
+            size_t h = (x & 3) ? 0 : (size_t) ((x >> 8) % NHOT);
+            uint32_t cid = c->hot[h], d, b, g;
+            void *p;
+            if (0 == (x & 0x70)) {
+                uint32_t sc = c->stable[(x >> 16) & 15];
+                p = o->lookup(c->m, sc);
+                if (p != enc(sc, 0)) {
+                    fprintf(stderr, "comm_store_map_test: FAILED: %s race: lookup of "
+                            "always-present %u returned %p\n", o->name, sc, p);
+                    exit(1);
+                }
+            }
+            d = __atomic_load_n(&c->done[h], __ATOMIC_ACQUIRE);
+            p = o->lookup(c->m, cid);
+            b = __atomic_load_n(&c->started[h], __ATOMIC_ACQUIRE);
+            g = (uint32_t) ((uintptr_t) p >> 33);
+            if (NULL != p ? (dec_cid(p) != cid || 0 == ((uintptr_t) p & 1) || g < d || g > b
+                             || 0 == (g & 1))
+                          : (d == b && (d & 1))) {
+                fprintf(stderr, "comm_store_map_test: FAILED: %s race: lookup(%u) returned "
+                        "%p (cid %u, op %u) between ops %u and %u of that cid (odd ops insert "
+                        "op's value, even ops remove)\n", o->name, cid, p,
+                        NULL != p ? dec_cid(p) : 0, g, d, b);
+                exit(1);
+            }
+            rd->hits += NULL != p;
+            rd->lookups++;
+        }
+    }
+    return NULL;
+}
+
+static void test_race_hot(const impl_t *im, double seconds)
+{
+    const comm_store_map_ops_t *o = im->ops;
+    const int rounds = 5;
+    race_t *c = calloc(1, sizeof(*c));
+    size_t writes = 0, lookups = 0, hits = 0;
+    /* 5 and 700 share radix's (0, 0) level-1 chunk, 0x00052345 is alone
+     * under (0, 5), 0x00ff0001 under (0, 255); no other entry has b3 == 0,
+     * so the shortcut's chunks and top[0] come and go. */
+    const uint32_t hot[NHOT] = { 5, 700, 0x00052345, 0x00ff0001, 0x02000005, 0xfedcba98 };
+
+    CHECK(NULL != c, "out of memory");
+    c->im = im;
+    /* flat: below 2^20, not to hold a 2^24-slot array under ASan */
+    const uint32_t hot_flat[NHOT] = { 5, 700, 0x52345, 0xff001, 0x80005, 0xdcba9 };
+
+    for (size_t i = 0; i < NHOT; i++) {
+        c->hot[i] = is_flat(im) ? hot_flat[i] : hot[i];
+    }
+    for (size_t i = 0; i < 16; i++) {
+        c->stable[i] = is_flat(im) ? (uint32_t) (0x000e0000 + 4099 * i)
+                                   : (uint32_t) (0x01000000 + 0x00f10203 * i);
+    }
+    for (int round = 0; round < rounds; round++) {
+        pthread_t th[NREADERS];
+        race_reader_t rd[NREADERS];
+        uint32_t ops[NHOT] = { 0 };
+        double t_end;
+
+        c->m = o->create();
+        CHECK(NULL != c->m, "create failed");
+        for (size_t i = 0; i < 16; i++) {
+            CHECK(0 == o->insert(c->m, c->stable[i], enc(c->stable[i], 0)), "race: insert "
+                  "stable %u", c->stable[i]);
+        }
+        for (size_t i = 0; i < NHOT; i++) {
+            __atomic_store_n(&c->started[i], 0, __ATOMIC_RELEASE);
+            __atomic_store_n(&c->done[i], 0, __ATOMIC_RELEASE);
+        }
+        __atomic_store_n(&c->stop, 0, __ATOMIC_RELEASE);
+        for (int t = 0; t < NREADERS; t++) {
+            rd[t].c = c;
+            rd[t].seed = rng_next(&rng_state);
+            rd[t].lookups = rd[t].hits = 0;
+            CHECK(0 == pthread_create(&th[t], NULL, race_reader_main, &rd[t]), "pthread_create");
+        }
+        t_end = now_s() + seconds / rounds;
+        while (now_s() < t_end) {
+            for (int j = 0; j < 64; j++) {
+                /* hot[0] a third of the time: its node is the hint */
+                size_t h = rnd_below(3) ? 1 + rnd_below(NHOT - 1) : 0;
+                uint32_t v = ++ops[h], cid = c->hot[h];
+                int rc;
+                __atomic_store_n(&c->started[h], v, __ATOMIC_RELEASE);
+                rc = (v & 1) ? o->insert(c->m, cid, enc(cid, v)) : o->remove(c->m, cid);
+                CHECK(0 == rc, "race: op %u (%s) of %u: %d", v, (v & 1) ? "insert" : "remove",
+                      cid, rc);
+                __atomic_store_n(&c->done[h], v, __ATOMIC_RELEASE);
+                writes++;
+                if (0 == (writes & 4095)) {
+                    CHECK(0 == im->check(c->m), "race: check while the readers run");
+                }
+                CHECK(v < 0x3fffffffu, "race: op counter overflow");
+            }
+        }
+        __atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
+        for (int t = 0; t < NREADERS; t++) {
+            CHECK(0 == pthread_join(th[t], NULL), "pthread_join");
+            lookups += rd[t].lookups;
+            hits += rd[t].hits;
+        }
+        CHECK(0 == im->check(c->m), "check after the race round");
+        o->destroy(c->m);
+    }
+    printf("    %-6s %d rounds, %.1f s: %zu writes, %zu lock-free lookups (%zu hits) "
+           "by %d readers\n", o->name, rounds, seconds, writes, lookups, hits, NREADERS);
+    CHECK(lookups > 0 && writes > 0, "no progress");
+    free(c);
+}
+
 /* ---- benchmark ---------------------------------------------------------- */
 
 #define BENCH_RUNS 15
@@ -953,7 +1141,7 @@ static void bench(void)
     const size_t n = 10000, reps = 100;
     uint32_t *keys = xmalloc(2 * n * sizeof(*keys)), *order = xmalloc(n * sizeof(*order));
     const char *set_name[2] = { "cids 0..9999", "random cids < 2^22" };
-    const char *ord_name[2] = { "sequential", "random" };
+    const char *ord_name[3] = { "sequential", "random", "same cid" };
 
     printf("comm_store_map_test --bench: %zu live entries, ns per lookup through the ops "
            "table (indirect call included), median of %d runs of %zu lookups\n", n,
@@ -975,10 +1163,12 @@ static void bench(void)
             }
             nk = n;
         }
-        for (int ord = 0; ord < 2; ord++) {
+        for (int ord = 0; ord < 3; ord++) {
             double t[NIMPL];
+            uint32_t same = (uint32_t) rnd_below(nk);
             for (size_t i = 0; i < nk; i++) {
-                order[i] = (uint32_t) i;
+                /* ord 2: one communicator in use among n (ping-pong) */
+                order[i] = 2 == ord ? same : (uint32_t) i;
             }
             if (1 == ord) {
                 for (size_t i = nk - 1; i > 0; i--) {
@@ -1063,6 +1253,14 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < NIMPL; k++) {
         ctx = impls[k].ops->name;
         test_concurrent(&impls[k], 1.5);
+    }
+    printf("race: %d readers look up (mostly one) of %d cids that the main thread inserts and\n"
+           "  removes in turn, each answer checked against the operations it overlapped\n"
+           "  (radix: b3 == 0 shortcut chunks unlinked and relinked; rbtree: hinted node\n"
+           "  removed and reused)\n", NREADERS, NHOT);
+    for (size_t k = 0; k < NIMPL; k++) {
+        ctx = impls[k].ops->name;
+        test_race_hot(&impls[k], 1.0);
     }
 
     printf("time %.1f s\n", now_s() - t0);

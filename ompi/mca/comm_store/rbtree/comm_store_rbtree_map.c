@@ -9,7 +9,9 @@
  * comm_store_map.h) and are reused by later inserts, freed by destroy.
  *
  * Readers load root, child[], key and value only; the writer stores
- * those with release stores.  Color and parent are writer-only; parent
+ * those with release stores.  A node's value is non-NULL exactly while it
+ * is in the tree (insert sets it, remove clears it, both inside the write
+ * section), which is what makes the lookup hint below safe.  Color and parent are writer-only; parent
  * doubles as the pool link of a pooled node.  Deletion relinks the
  * successor node into the removed node's place instead of copying its
  * key and value, so a node's (key, value) pair only changes on reuse.
@@ -39,6 +41,12 @@ struct comm_store_rbtree_node {
 typedef struct {
     mca_comm_store_seqlock_t seq;
     comm_store_rbtree_node_t *root;          /* reader-visible */
+    /* Lookup hint: the node of a recent successful lookup, or NULL.
+     * Written by readers (release, only when it changes) and cleared by
+     * remove; on its own cache line so that readers storing it do not
+     * evict seq and root from the other readers' caches. */
+    char pad_[64];
+    comm_store_rbtree_node_t *hint;
     comm_store_rbtree_node_t *pool;
     size_t live, pooled;
 } comm_store_rbtree_t;
@@ -354,10 +362,16 @@ static int comm_store_rbtree_remove(comm_store_map_t *m, uint32_t cid)
     if (removed_black) {
         comm_store_rbtree_delete_fixup(t, x, xp);
     }
+    /* Out of the tree, so value NULL: a hint to z no longer matches. */
+    SET(z->value, (void *) NULL);
+    if (__atomic_load_n(&t->hint, __ATOMIC_RELAXED) == z) {
+        __atomic_store_n(&t->hint, (node_t *) NULL, __ATOMIC_RELAXED);
+    }
     mca_comm_store_write_end(&t->seq);
 
     /* z keeps its links and key: a reader still on it ends its walk on
-     * valid nodes and fails the seqlock check. */
+     * valid nodes and fails the seqlock check (it may read the NULL value,
+     * stored in the section, so it sees the section). */
     z->parent = t->pool;
     t->pool = z;
     t->pooled++;
@@ -365,13 +379,31 @@ static int comm_store_rbtree_remove(comm_store_map_t *m, uint32_t cid)
     return 0;
 }
 
+/* The hint: a node read in an unchanged seqlock snapshot with key == cid
+ * and a non-NULL value is in the tree (see the top of the file), hence
+ * cid's node.  Any node pointer will do (nodes are type-stable), so a
+ * stale or racing hint costs a miss, never a wrong answer; remove's
+ * clearing of it only saves that miss. */
 static void *comm_store_rbtree_lookup(const comm_store_map_t *m, uint32_t cid)
 {
     const comm_store_rbtree_t *t = CTREE(m);
+    /* The map is not const underneath; readers only write the hint. */
+    node_t **hintp = &TREE((comm_store_map_t *) m)->hint;
     for (;;) {
         uint32_t s = mca_comm_store_read_begin(&t->seq);
-        const node_t *n = MCA_COMM_STORE_READ(&t->root);
-        void *v = NULL;
+        const node_t *h = __atomic_load_n(hintp, __ATOMIC_ACQUIRE), *n;
+        void *v;
+        if (NULL != h && cid == MCA_COMM_STORE_READ(&h->key)) {
+            v = MCA_COMM_STORE_READ(&h->value);
+            if (__builtin_expect(NULL != v, 1)) {
+                if (__builtin_expect(!mca_comm_store_read_retry(&t->seq, s), 1)) {
+                    return v;
+                }
+                continue;
+            }
+        }
+        v = NULL;
+        n = MCA_COMM_STORE_READ(&t->root);
         for (int depth = 0; NULL != n && depth < COMM_STORE_RBTREE_MAX_DEPTH; depth++) {
             uint32_t k = MCA_COMM_STORE_READ(&n->key);
             if (cid == k) {
@@ -384,6 +416,11 @@ static void *comm_store_rbtree_lookup(const comm_store_map_t *m, uint32_t cid)
         /* An unchanged counter means no writer touched what we read, so a
          * walk cut short by the depth bound cannot happen then. */
         if (!mca_comm_store_read_retry(&t->seq, s)) {
+            if (NULL != v && n != h) {
+                /* Release: a reader that loads the hint then sees the node
+                 * at least as this snapshot had it. */
+                __atomic_store_n(hintp, (node_t *) n, __ATOMIC_RELEASE);
+            }
             return v;
         }
     }
@@ -539,6 +576,7 @@ int comm_store_rbtree_check(const comm_store_map_t *m)
 {
     const comm_store_rbtree_t *t = CTREE(m);
     size_t count = 0, pooled = 0;
+    const node_t *h;
     int bh;
 
     if (t->seq.seq & 1u) {
@@ -557,10 +595,29 @@ int comm_store_rbtree_check(const comm_store_map_t *m)
         if (++pooled > t->pooled) {
             break;
         }
+        if (NULL != n->value) {
+            RB_FAIL("pooled node (key %u) holds a value", n->key);
+        }
     }
     if (pooled != t->pooled) {
         RB_FAIL("pool holds %s%zu nodes, pooled says %zu", pooled > t->pooled ? "more than " : "",
                 pooled > t->pooled ? t->pooled : pooled, t->pooled);
+    }
+    /* The hint is NULL, a node of the tree, or a pooled node (value NULL). */
+    if (NULL != (h = __atomic_load_n(&t->hint, __ATOMIC_ACQUIRE))) {
+        const node_t *n = t->root, *q = NULL;
+        while (NULL != n && n != h) {
+            n = h->key < n->key ? LEFT(n) : RIGHT(n);
+        }
+        for (q = t->pool; NULL == n && NULL != q && q != h; q = q->parent) {
+        }
+        if (NULL == n && NULL == q) {
+            RB_FAIL("hint %p (key %u) is neither in the tree nor in the pool", (const void *) h,
+                    h->key);
+        }
+        if (NULL == n && NULL != h->value) {
+            RB_FAIL("hint (key %u) is pooled but holds a value", h->key);
+        }
     }
     return 0;
 }
