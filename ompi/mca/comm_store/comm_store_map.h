@@ -65,13 +65,39 @@
  *           node can form a cycle on a stale path, so tree lookups stop
  *           after COMM_STORE_RBTREE_MAX_DEPTH nodes (a valid tree of 2^32
  *           nodes is at most 64 deep) and retry through the seqlock; radix
- *           lookups are 4 loads by construction.
+ *           lookups are at most 4 loads by construction.
+ *           radix shortcut: the map header also holds low[256], a copy of
+ *           the slots of the level-2 chunk of b3 == 0 (low[b2] is the
+ *           level-1 chunk of prefix (0, b2), or NULL), stored by the writer
+ *           inside the write section that links or unlinks such a level-1
+ *           chunk.  A lookup of a cid < 2^24 (all CIDs of ob1, whose CIDs
+ *           are < 65536, and the whole range flat can hold) reads low[b2]
+ *           -> level-1 slot[b1] -> leaf slot[b0], 3 loads instead of 4;
+ *           larger cids walk from top[b3].  The cache is validated by the
+ *           same seqlock as the walk; it changes nothing else (chunks,
+ *           counts and unlinking are the 4-level structure's).
+ *           rbtree hint: the map remembers the node of a recent successful
+ *           lookup (stored by readers with a release store, only when it
+ *           changes, on a cache line of its own; cleared by remove when it
+ *           is the removed node).  A lookup first reads hint->key and
+ *           hint->value and returns the value if the key is the cid, the
+ *           value is non-NULL and the seqlock counter did not change;
+ *           otherwise it walks the tree.  This is safe whatever the hint
+ *           points to, because a node's value is non-NULL exactly while
+ *           the node is in the tree (insert sets it and remove clears it
+ *           inside their write sections), and a key is in the tree at most
+ *           once: a stale hint -- e.g. one a reader stores just after a
+ *           remove of that node -- points to a pooled node (value NULL) or
+ *           to a node reused for another key, and only costs a miss.  A
+ *           run of lookups of the same cid (one communicator in use) costs
+ *           a few loads instead of a walk.
  *           Every field a reader loads (root, child links, keys, values,
- *           slots, the counter) is written by the writer with
+ *           slots, radix's low[], the counter) is written by the writer with
  *           __atomic_store_n(RELEASE) and read with __atomic_load_n(ACQUIRE)
  *           (plain moves on x86), which both orders the seqlock without
  *           standalone fences (unsupported by ThreadSanitizer) and keeps
- *           the code free of data races.
+ *           the code free of data races.  rbtree's hint is the one field
+ *           readers write (atomic stores; the writer's clear is atomic too).
  *           Pools are never trimmed: the memory held is that of the peak
  *           number of entries (rbtree) or chunks (radix).  Readers can be
  *           starved by a continuous stream of writes; CID changes are rare.
@@ -89,8 +115,9 @@
  *           paper's density denominator (pooled chunks appear only in
  *           bytes: pooled bytes = bytes - header - chunks * chunk size).
  *   chunks  radix: level-2, level-1 and leaf chunks currently linked (the
- *           top-level 256-pointer array lives in the map header and is not
- *           counted, so an empty map has 0 chunks); flat, rbtree: 0.
+ *           top-level 256-pointer array and the low[] shortcut live in the
+ *           map header and are not counted, so an empty map has 0 chunks);
+ *           flat, rbtree: 0.
  */
 
 #ifndef MCA_COMM_STORE_MAP_H
@@ -145,12 +172,14 @@ extern const comm_store_map_ops_t comm_store_flat_ops, comm_store_rbtree_ops, co
  *   rbtree: root black with no parent, no red node with a red child, equal
  *           black height on every path, strict BST order of the keys,
  *           parent links, node count == live, pool length == pooled
- *           count, depth <= the lookup bound.
+ *           count, depth <= the lookup bound, pooled nodes hold NULL
+ *           values, the hint is NULL, a node of the tree or a pooled node.
  *   radix:  every linked chunk sits at the level it was made for, its
  *           count equals its non-empty slots and is > 0 (no linked empty
  *           chunk), leaf entries == live, linked chunks == chunks stat,
  *           pooled chunks are all-NULL with count 0 and in the pool of
- *           their level. */
+ *           their level, the shortcut low[b2] equals top[0]->slot[b2] (NULL
+ *           when top[0] is) for every b2. */
 int comm_store_flat_check(const comm_store_map_t *m);
 int comm_store_rbtree_check(const comm_store_map_t *m);
 int comm_store_radix_check(const comm_store_map_t *m);

@@ -13,6 +13,10 @@
  * comm_store_map.h): a lookup still holding one reads NULL or a chunk of
  * the level it expects, never a user pointer, and the seqlock makes it
  * retry.  A pooled chunk is all-NULL, so reuse needs no clearing.
+ *
+ * Shortcut: low[] in the header mirrors the level-2 chunk of b3 == 0, so a
+ * cid < 2^24 is found in 3 dependent loads (low[b2], slot[b1], slot[b0]);
+ * see comm_store_map.h.
  */
 
 #include <stdio.h>
@@ -205,9 +209,9 @@ static int comm_store_radix_remove(comm_store_map_t *m, uint32_t cid)
     return 0;
 }
 
-#ifndef RADIX_LOW_LIMIT
+/* cids below this have b3 == 0 and take the low[] shortcut. */
 #define RADIX_LOW_LIMIT (UINT32_C(1) << 24)
-#endif
+
 static void *comm_store_radix_lookup(const comm_store_map_t *m, uint32_t cid)
 {
     const comm_store_radix_t *r = CRADIX(m);
