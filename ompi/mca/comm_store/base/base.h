@@ -44,6 +44,25 @@ OMPI_DECLSPEC int ompi_comm_store_next(uint32_t from, uint32_t *cid, void **ptr)
 OMPI_DECLSPEC int ompi_comm_store_highest(uint32_t *cid);
 OMPI_DECLSPEC void ompi_comm_store_stats(comm_store_map_stats_t *s);
 
+/* ---- CID allocation (ompi/communicator/comm_cid.c) ---------------------- */
+
+/* comm_store_base_cid_policy after init resolved "auto": the store's choice. */
+enum { OMPI_COMM_STORE_CID_LOWEST = 0, OMPI_COMM_STORE_CID_HIGHEST = 1,
+       OMPI_COMM_STORE_CID_AUTO = 2 };
+OMPI_DECLSPEC extern int ompi_comm_store_cid_policy;
+
+/* The end of the CID range: the PML's limit, lowered by comm_store_base_cid_limit. */
+OMPI_DECLSPEC uint32_t ompi_comm_store_cid_limit(uint32_t pml_max_contextid);
+/* Reserve max(highest used + 1, from) for ptr if below limit: 0 and *cid, or -1. */
+OMPI_DECLSPEC int ompi_comm_store_reserve_highest(uint32_t from, uint32_t limit, void *ptr,
+                                                  uint32_t *cid);
+/* Undo a reservation: remove cid only while it still holds owner. */
+OMPI_DECLSPEC bool ompi_comm_store_release(uint32_t cid, void *owner);
+/* Statistics for MPI_T: one allocation agreed in this many allreduces. */
+OMPI_DECLSPEC void ompi_comm_store_cid_allocated(int rounds);
+/* No CID left below limit: tell the user (once per process). */
+OMPI_DECLSPEC void ompi_comm_store_cid_exhausted(uint32_t limit);
+
 END_C_DECLS
 
 #endif

@@ -4,7 +4,10 @@
  */
 #include "ompi_config.h"
 
+#include <string.h>
+
 #include "opal/mca/base/base.h"
+#include "opal/mca/base/mca_base_pvar.h"
 #include "opal/threads/mutex.h"
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
@@ -19,8 +22,108 @@ comm_store_map_t *ompi_comm_store_map = NULL;
 /* Serialises writers; readers (lookup) never take it. */
 static opal_mutex_t writer_lock;
 
+int ompi_comm_store_cid_policy = OMPI_COMM_STORE_CID_LOWEST;
+static int cid_policy_param = OMPI_COMM_STORE_CID_AUTO;
+static int cid_limit_param = 0;
+
+/* CID allocation statistics (MPI_T); written under ompi_cid_lock. */
+static unsigned int cid_rounds_last;
+static unsigned long cid_rounds_total, cid_allocations, cid_single_round;
+
+static int comm_store_base_register(mca_base_register_flag_t flags);
+
 MCA_BASE_FRAMEWORK_DECLARE(ompi, comm_store, "Communicator storage indexed by context id",
-                           NULL, NULL, NULL, mca_comm_store_base_static_components, 0);
+                           comm_store_base_register, NULL, NULL,
+                           mca_comm_store_base_static_components, 0);
+
+static const mca_base_var_enum_value_t cid_policy_values[] = {
+    {OMPI_COMM_STORE_CID_LOWEST, "lowest"},
+    {OMPI_COMM_STORE_CID_HIGHEST, "highest"},
+    {OMPI_COMM_STORE_CID_AUTO, "auto"},
+    {0, NULL},
+};
+
+enum { PVAR_LIVE, PVAR_BYTES, PVAR_DENSITY };
+
+static int store_pvar_get(const mca_base_pvar_t *pvar, void *value, void *obj)
+{
+    comm_store_map_stats_t st = {0};
+    (void) obj;
+    if (NULL != ompi_comm_store_map) {
+        ompi_comm_store_stats(&st);
+    }
+    switch ((int) (intptr_t) pvar->ctx) {
+    case PVAR_LIVE:
+        *(unsigned long *) value = st.live;
+        break;
+    case PVAR_BYTES:
+        *(unsigned long *) value = st.bytes;
+        break;
+    default: /* occupied / allocated cells; an empty store wastes nothing */
+        *(double *) value = 0 == st.cells ? 1.0 : (double) st.live / (double) st.cells;
+        break;
+    }
+    return OPAL_SUCCESS;
+}
+
+static void register_pvar(const char *name, const char *desc, int var_class,
+                          mca_base_var_type_t type, mca_base_get_value_fn_t get, void *ctx)
+{
+    (void) mca_base_pvar_register("ompi", "comm_store", "base", name, desc, OPAL_INFO_LVL_4,
+                                  var_class, type, NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+                                  MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                  get, NULL, NULL, ctx);
+}
+
+static int comm_store_base_register(mca_base_register_flag_t flags)
+{
+    mca_base_var_enum_t *policy_enum = NULL;
+    (void) flags;
+
+    (void) mca_base_var_enum_create("comm_store_cid_policy", cid_policy_values, &policy_enum);
+    (void) mca_base_var_register("ompi", "comm_store", "base", "cid_policy",
+                                 "How communicator context ids (CIDs) are agreed on: 'lowest' "
+                                 "(Open MPI's algorithm: the lowest globally free CID, at least "
+                                 "two allreduces), 'highest' (Highest-CID: the highest used CID "
+                                 "+ 1, one allreduce when single-threaded; falls back to the "
+                                 "lowest free CID at the end of the range) or 'auto' (highest "
+                                 "with the sparse stores rbtree and radix, lowest with flat)",
+                                 MCA_BASE_VAR_TYPE_INT, policy_enum, 0, 0, OPAL_INFO_LVL_4,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &cid_policy_param);
+    OBJ_RELEASE(policy_enum);
+
+    (void) mca_base_var_register("ompi", "comm_store", "base", "cid_limit",
+                                 "Upper bound (exclusive) of communicator context ids, below "
+                                 "the PML's own limit (0: the PML's limit, 65535 with ob1). "
+                                 "Creating a communicator when none is free fails with "
+                                 "MPI_ERR_INTERN",
+                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &cid_limit_param);
+
+    register_pvar("live", "Communicators (CIDs) held by the communicator store",
+                  MCA_BASE_PVAR_CLASS_LEVEL, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, store_pvar_get,
+                  (void *) (intptr_t) PVAR_LIVE);
+    register_pvar("bytes", "Bytes of memory held by the communicator store",
+                  MCA_BASE_PVAR_CLASS_SIZE, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, store_pvar_get,
+                  (void *) (intptr_t) PVAR_BYTES);
+    register_pvar("density", "Occupied / allocated cells of the communicator store (1: no "
+                  "slot allocated for a CID not in use)",
+                  MCA_BASE_PVAR_CLASS_PERCENTAGE, MCA_BASE_VAR_TYPE_DOUBLE, store_pvar_get,
+                  (void *) (intptr_t) PVAR_DENSITY);
+    register_pvar("cid_rounds_last", "Allreduce rounds the last CID allocation took",
+                  MCA_BASE_PVAR_CLASS_LEVEL, MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL,
+                  &cid_rounds_last);
+    register_pvar("cid_rounds", "Allreduce rounds of all CID allocations",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL,
+                  &cid_rounds_total);
+    register_pvar("cid_allocations", "CID allocations (communicators created) by this process",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL,
+                  &cid_allocations);
+    register_pvar("cid_single_round", "CID allocations agreed in a single allreduce",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL,
+                  &cid_single_round);
+    return OMPI_SUCCESS;
+}
 
 int ompi_comm_store_init(void)
 {
@@ -41,9 +144,23 @@ int ompi_comm_store_init(void)
         mca_base_framework_close(&ompi_comm_store_base_framework);
         return OMPI_ERR_NOT_FOUND;
     }
+    ompi_comm_store_cid_policy = cid_policy_param;
+    if (OMPI_COMM_STORE_CID_AUTO == cid_policy_param) {
+        /* a flat array grows with the highest CID: keep CIDs dense there */
+        ompi_comm_store_cid_policy = 0 == strcmp(component->base_version.mca_component_name, "flat")
+                                         ? OMPI_COMM_STORE_CID_LOWEST
+                                         : OMPI_COMM_STORE_CID_HIGHEST;
+    }
+    if (cid_limit_param < 0 || (cid_limit_param > 0 && cid_limit_param < 4)) {
+        opal_show_help("help-comm-store-base.txt", "bad-cid-limit", true, cid_limit_param);
+        mca_base_framework_close(&ompi_comm_store_base_framework);
+        return OMPI_ERR_BAD_PARAM;
+    }
     opal_output_verbose(10, ompi_comm_store_base_framework.framework_output,
-                        "comm_store: selected %s (priority %d)",
-                        component->base_version.mca_component_name, priority);
+                        "comm_store: selected %s (priority %d), CID policy %s",
+                        component->base_version.mca_component_name, priority,
+                        OMPI_COMM_STORE_CID_HIGHEST == ompi_comm_store_cid_policy ? "highest"
+                                                                                  : "lowest");
     OBJ_CONSTRUCT(&writer_lock, opal_mutex_t);
     ompi_comm_store_map = module->ops->create();
     if (NULL == ompi_comm_store_map) {
@@ -121,4 +238,61 @@ void ompi_comm_store_stats(comm_store_map_stats_t *s)
     OPAL_THREAD_LOCK(&writer_lock);
     ompi_comm_store_ops->stats(ompi_comm_store_map, s);
     OPAL_THREAD_UNLOCK(&writer_lock);
+}
+
+uint32_t ompi_comm_store_cid_limit(uint32_t pml_max_contextid)
+{
+    return (cid_limit_param > 0 && (uint32_t) cid_limit_param < pml_max_contextid)
+               ? (uint32_t) cid_limit_param
+               : pml_max_contextid;
+}
+
+int ompi_comm_store_reserve_highest(uint32_t from, uint32_t limit, void *ptr, uint32_t *cid)
+{
+    uint32_t high, c = from;
+    int rc = -1;
+    OPAL_THREAD_LOCK(&writer_lock);
+    if (0 == ompi_comm_store_ops->highest(ompi_comm_store_map, &high) && high >= c) {
+        c = high + 1; /* high < limit <= UINT32_MAX: no overflow */
+    }
+    if (c < limit && 0 == ompi_comm_store_ops->insert(ompi_comm_store_map, c, ptr)) {
+        *cid = c;
+        rc = 0;
+    }
+    OPAL_THREAD_UNLOCK(&writer_lock);
+    return rc;
+}
+
+bool ompi_comm_store_release(uint32_t cid, void *owner)
+{
+    bool released = false;
+    OPAL_THREAD_LOCK(&writer_lock);
+    if (owner == ompi_comm_store_ops->lookup(ompi_comm_store_map, cid)) {
+        released = 0 == ompi_comm_store_ops->remove(ompi_comm_store_map, cid);
+    }
+    OPAL_THREAD_UNLOCK(&writer_lock);
+    return released;
+}
+
+void ompi_comm_store_cid_allocated(int rounds)
+{
+    cid_rounds_last = (unsigned int) rounds;
+    cid_rounds_total += (unsigned long) rounds;
+    cid_allocations++;
+    if (1 == rounds) {
+        cid_single_round++;
+    }
+    opal_output_verbose(20, ompi_comm_store_base_framework.framework_output,
+                        "comm_store: CID agreed in %d allreduce round(s)", rounds);
+}
+
+void ompi_comm_store_cid_exhausted(uint32_t limit)
+{
+    static bool told = false;
+    if (!told) {
+        told = true;
+        opal_show_help("help-comm-store-base.txt", "cid-exhausted", true, (unsigned) limit,
+                       OMPI_COMM_STORE_CID_HIGHEST == ompi_comm_store_cid_policy ? "highest"
+                                                                                 : "lowest");
+    }
 }

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# CID allocation policies (comm_store_base_cid_policy), read back through
+# their MPI_T variables, with every store:
+#  - highest: every blocking creation (dup, split, create, create_group,
+#    intercomm create and merge) agreed in exactly one allreduce; lowest:
+#    never in one (Open MPI's confirmation round); auto picks by store;
+#  - MPI_Comm_idup and a dup beside it still work (confirmation kept);
+#  - 4 threads dup concurrently under MPI_THREAD_MULTIPLE, with the
+#    confirmation round (>= 2 allreduces each);
+#  - a lowered CID limit: creation fails on every rank at the same count
+#    with MPI_ERR_INTERN and the show_help text, a freed CID is reused, and
+#    creating/freeing 5 x the limit wraps around;
+#  - density: rbtree 1.0; radix unlinks emptied chunks (256-slot cells).
+. "$TEST_LIB"
+build_mpi "$TOP/test/mpi/src/comm_store_cid.c" cid -lpthread
+
+run() {   # run OUT NP ARGS...
+    local out=$1 np=$2; shift 2
+    mpirun_t -np "$np" "$@" >"$out" 2>&1 || { tail -20 "$out"; fail "failed: $*"; }
+}
+
+for c in flat rbtree radix; do
+    for p in lowest highest; do
+        run "r-$c-$p.txt" 4 --mca comm_store "$c" --mca comm_store_base_cid_policy "$p" ./cid rounds 20
+        line=$(grep '^rounds:' "r-$c-$p.txt") || fail "no result from $c/$p"
+        single=$(sed -E 's/.*single=([0-9]+) of ([0-9]+).*/\1/' <<<"$line")
+        total=$(sed -E 's/.*single=([0-9]+) of ([0-9]+).*/\2/' <<<"$line")
+        max=$(sed -E 's/.*max=([0-9]+).*/\1/' <<<"$line")
+        [ "$total" -ge 100 ] || fail "$c/$p: only $total allocations counted ($line)"
+        if [ $p = highest ]; then
+            [ "$single" = "$total" ] && [ "$max" = 1 ] \
+                || fail "$c/highest: not every blocking creation took one allreduce ($line)"
+        else
+            [ "$single" = 0 ] && [ "$max" -ge 2 ] \
+                || fail "$c/lowest: a creation skipped the confirmation round ($line)"
+        fi
+        idup=$(grep '^idup:' "r-$c-$p.txt") || fail "no idup result from $c/$p"
+        assert_grep '^idup: single=[0-9]+ of 2 ' "r-$c-$p.txt" "idup allocations not counted"
+        case $idup in "idup: single=0 "*|"idup: single=1 "*) ;;
+            *) fail "$c/$p: MPI_Comm_idup skipped the confirmation round ($idup)";; esac
+        echo "$c/$p: $line; $idup"
+    done
+done
+
+# auto: the flat array keeps CIDs dense, the sparse stores use Highest-CID
+for c in flat radix; do
+    run "auto-$c.txt" 2 --mca comm_store "$c" --mca comm_store_base_verbose 10 ./cid rounds 2
+done
+assert_grep 'selected flat .*CID policy lowest' auto-flat.txt "auto did not choose lowest for flat"
+assert_grep 'selected radix .*CID policy highest' auto-radix.txt "auto did not choose highest for radix"
+
+for c in flat rbtree radix; do
+    run "t-$c.txt" 4 --mca comm_store "$c" --mca comm_store_base_cid_policy highest ./cid threads 50
+    line=$(grep '^threads:' "t-$c.txt") || fail "no thread result from $c"
+    a=$(sed -E 's/.*allocations=([0-9]+).*/\1/' <<<"$line")
+    r=$(sed -E 's/.*rounds=([0-9]+).*/\1/' <<<"$line")
+    [ "$a" = 200 ] || fail "$c: $a allocations counted for 200 threaded dups ($line)"
+    [ "$r" -ge $((2 * a)) ] || fail "$c: MPI_THREAD_MULTIPLE dups skipped the confirmation ($line)"
+    echo "$c: $line"
+done
+
+for c in flat radix; do
+    for p in lowest highest; do
+        run "x-$c-$p.txt" 3 --mca comm_store "$c" --mca comm_store_base_cid_policy "$p" \
+            --mca comm_store_base_cid_limit 100 ./cid exhaust
+        assert_grep '^exhaust: failed at 9[0-9] live \(error class MPI_ERR_INTERN\), then [0-9]+ churned' \
+            "x-$c-$p.txt" "$c/$p: exhaustion not handled"
+        assert_grep 'no communicator context id' "x-$c-$p.txt" "$c/$p: no show_help message on exhaustion"
+        echo "$c/$p: $(grep '^exhaust:' "x-$c-$p.txt")"
+    done
+done
+if mpirun_t -np 1 --mca comm_store_base_cid_limit 2 ./cid density 1 >badlimit.txt 2>&1; then
+    fail "comm_store_base_cid_limit=2 was accepted"
+fi
+assert_grep 'comm_store_base_cid_limit is 2' badlimit.txt "bad CID limit not explained"
+
+for c in flat rbtree radix; do
+    run "d-$c.txt" 2 --mca comm_store "$c" --mca comm_store_base_cid_policy highest ./cid density 1000
+    echo "$c: $(grep '^density:' "d-$c.txt")"
+done
+assert_grep '^density: live=1003 .*density=1\.000000; after free live=3 .*density=1\.000000' d-rbtree.txt \
+    "rbtree density is not 1"
+# radix: CIDs 3..1002 fill 4 leaf chunks (1003/1024); after the frees only
+# the chunk holding CIDs 0-2 stays linked (3/256)
+assert_grep '^density: live=1003 .*density=0\.979492; after free live=3 .*density=0\.011719' d-radix.txt \
+    "radix did not unlink its emptied chunks"
