@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Each comm_store component, selected by MCA parameter, by environment and
-# through the site parameter file, carries a job that keeps 2,000 live
-# communicators and creates and frees 20,000 more (dup, split,
-# create_group), every one of them verified by communicating; an unknown
-# component name fails with Open MPI's usual message.
+# Each comm_store component with each CID policy, selected by MCA
+# parameter, carries a job that keeps 10,000 live communicators and creates
+# and frees 100,000 more (dup, split, create_group), every one of them
+# verified by communicating (the end of the CID range and the fallback
+# are tested in comm-store-cid.sh); selection works by environment and through the site parameter file; an
+# unknown component name fails with Open MPI's usual message.
 . "$TEST_LIB"
 build_mpi "$TOP/test/mpi/src/comm_churn.c" churn
 for c in flat rbtree radix; do
-    mpirun_t -np 4 --mca comm_store "$c" --mca comm_store_base_verbose 10 ./churn 2000 20000 >"$c.txt" 2>&1 \
-        || { tail -20 "$c.txt"; fail "churn failed with comm_store $c"; }
-    assert_grep "comm_store: selected $c " "$c.txt" "comm_store $c was not the one selected"
-    assert_grep '^comm_churn OK live=2000 churn=20000' "$c.txt"
-    echo "comm_store $c: OK"
+    for p in lowest highest; do
+        mpirun_t -np 4 --mca comm_store "$c" --mca comm_store_base_cid_policy $p \
+            --mca comm_store_base_verbose 10 ./churn 10000 100000 >"$c-$p.txt" 2>&1 \
+            || { tail -20 "$c-$p.txt"; fail "churn failed with comm_store $c, policy $p"; }
+        assert_grep "comm_store: selected $c .*CID policy $p" "$c-$p.txt" \
+            "comm_store $c / $p was not the one selected"
+        assert_grep '^comm_churn OK live=10000 churn=100000' "$c-$p.txt"
+        echo "comm_store $c, policy $p: OK"
+    done
 done
 OMPI_MCA_comm_store=radix mpirun_t -np 2 --mca comm_store_base_verbose 10 ./churn 10 100 >env.txt 2>&1
 assert_grep 'comm_store: selected radix ' env.txt "OMPI_MCA_comm_store not honoured"
