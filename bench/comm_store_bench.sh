@@ -10,9 +10,10 @@
 #      rounds; the ratio against flat is the median of the per-round ratios;
 #   3. the split stress benchmark (8 ranks, SPLITS splits, small and large
 #      modes), lowest vs highest CID policy, with density and bytes per live
-#      communicator (4.).
+#      communicator (4.); SREPS repetitions with the configurations
+#      interleaved, medians over them.
 # Usage: bench/comm_store_bench.sh [--quick] [--only lookup|pingpong|split]
-# Environment: PREFIX (default ./_install), LIVE, ITERS, ROUNDS, SPLITS.
+# Environment: PREFIX (default ./_install), LIVE, ITERS, ROUNDS, SPLITS, SREPS.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PREFIX=${PREFIX:-$TOP/_install}
@@ -26,9 +27,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 if [ $quick = 1 ]; then
-    LIVE=${LIVE:-1000} ITERS=${ITERS:-2000} ROUNDS=${ROUNDS:-3} SPLITS=${SPLITS:-400}
+    LIVE=${LIVE:-1000} ITERS=${ITERS:-2000} ROUNDS=${ROUNDS:-3} SPLITS=${SPLITS:-400} SREPS=${SREPS:-1}
 else
-    LIVE=${LIVE:-10000} ITERS=${ITERS:-20000} ROUNDS=${ROUNDS:-7} SPLITS=${SPLITS:-10000}
+    LIVE=${LIVE:-10000} ITERS=${ITERS:-20000} ROUNDS=${ROUNDS:-7} SPLITS=${SPLITS:-10000} SREPS=${SREPS:-3}
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -67,18 +68,40 @@ if [ -z "$only" ] || [ "$only" = pingpong ]; then
 fi
 
 if [ -z "$only" ] || [ "$only" = split ]; then
-    echo "== 3./4. split stress, 8 ranks, $SPLITS splits (times in us)"
+    echo "== 3./4. split stress, 8 ranks, $SPLITS splits (times in us), $SREPS interleaved repetitions"
     for mode in small large; do
-        for cfg in "flat lowest" "flat highest" "rbtree highest" "radix highest"; do
-            set -- $cfg
-            line=$(mpirun -np 8 --mca comm_store "$1" --mca comm_store_base_cid_policy "$2" \
-                "$work/b" split "$mode" "$SPLITS" | grep '^split')
-            printf '%-15s %s\n' "$1/$2" "$line" | tee -a "$work/split.txt"
-        done
-        awk -v m=$mode '$3==m {for (i=4;i<=NF;i++) {split($i,kv,"="); v[$1,kv[1]]=kv[2]}}
-             END {printf "  %s: highest vs lowest (flat): p50 %.2fx, p99 %.2fx, rounds %.2f vs %.2f\n", m,
-                  v["flat/highest","p50"]/v["flat/lowest","p50"], v["flat/highest","p99"]/v["flat/lowest","p99"],
-                  v["flat/highest","rounds"], v["flat/lowest","rounds"]}' "$work/split.txt"
         : >"$work/split.txt"
+        for rep in $(seq "$SREPS"); do
+            for cfg in "flat lowest" "flat highest" "rbtree highest" "radix highest"; do
+                set -- $cfg
+                line=$(mpirun -np 8 --mca comm_store "$1" --mca comm_store_base_cid_policy "$2" \
+                    "$work/b" split "$mode" "$SPLITS" $((12345 + rep)) | grep '^split')
+                printf '%s %-15s %s\n' "$rep" "$1/$2" "$line" | tee -a "$work/split.txt"
+            done
+        done
+        # per configuration: the median over repetitions of each figure, and
+        # the median of the per-repetition ratios against flat/lowest
+        awk -v m=$mode '
+            function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+                                          return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+            { for (i = 5; i <= NF; i++) { split($i, kv, "="); v[$1, $2, kv[1]] = kv[2] } reps[$1] = 1; cfgs[$2] = 1 }
+            END {
+                nc = split("flat/lowest flat/highest rbtree/highest radix/highest", order, " ")
+                for (c = 1; c <= nc; c++) {
+                    cf = order[c]
+                    printf "  %s %-15s", m, cf
+                    nk = split("p50 p90 p99 rounds single density bytes_per_comm", keys, " ")
+                    for (k = 1; k <= nk; k++) {
+                        n = 0; for (r in reps) x[++n] = v[r, cf, keys[k]]
+                        printf " %s=%s", keys[k], med(x, n)
+                    }
+                    nk = split("p50 p99", keys, " ")
+                    for (k = 1; k <= nk; k++) {
+                        n = 0; for (r in reps) x[++n] = v[r, cf, keys[k]] / v[r, "flat/lowest", keys[k]]
+                        printf " %s_vs_lowest=%.2fx", keys[k], med(x, n)
+                    }
+                    printf "\n"
+                }
+            }' "$work/split.txt"
     done
 fi
