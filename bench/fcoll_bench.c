@@ -1,0 +1,266 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Collective-write benchmark for fcoll components (bench/fcoll_bench.sh
+ * runs it with la_twophase, two_phase and vulcan).
+ *
+ *   fcoll_bench FILE irregular|regular MB REPS
+ *
+ * irregular (BIPS3D-like): elements of 48 bytes; the file is cut into P
+ *   equal regions; runs of 1..32 elements of region g belong (85 %) to
+ *   rank (g + P/2 + 1) mod P -- locality, but not the rank two-phase picks
+ *   as region g's aggregator -- and the rest are scattered runs of 1..4
+ *   elements of random ranks.  Each rank writes its elements with one
+ *   hindexed file view, contiguous in memory.
+ * regular (STEM-like): 4 time steps; in each, rank r writes a contiguous
+ *   block of MB/4/P MiB at step * MB/4 + r * block.
+ *
+ * Times are the slowest rank's, between barriers; the median of REPS
+ * repetitions is printed.  Bytes and messages are every point-to-point
+ * message sent during the first write (all ranks summed), from Open MPI's
+ * pml monitoring MPI_T variables when run with --mca pml_monitoring_enable
+ * 2 (otherwise printed as -1).
+ */
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ESZ 48
+
+static int rank, nprocs;
+
+static uint64_t rs = 88172645463325252ULL;
+static uint64_t rnd(void)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return rs;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+/* pml monitoring: total bytes and messages this process has sent. */
+static int mon_size = -1, mon_count = -1;
+static MPI_T_pvar_session ses;
+static MPI_T_pvar_handle h_size, h_count;
+
+static void mon_init(void)
+{
+    int n, i, provided, cnt;
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_T_pvar_get_num(&n);
+    for (i = 0; i < n; i++) {
+        char nm[256], desc[1024];
+        int nl = sizeof(nm), dl = sizeof(desc), verb, cls, bind, ro, cont, atom;
+        MPI_Datatype dt;
+        MPI_T_enum en;
+        MPI_T_pvar_get_info(i, nm, &nl, &verb, &cls, &dt, &en, desc, &dl, &bind,
+                            &ro, &cont, &atom);
+        if (0 == strcmp(nm, "pml_monitoring_messages_size")) {
+            mon_size = i;
+        } else if (0 == strcmp(nm, "pml_monitoring_messages_count")) {
+            mon_count = i;
+        }
+    }
+    if (mon_size < 0 || mon_count < 0) {
+        mon_size = mon_count = -1;
+        return;
+    }
+    MPI_T_pvar_session_create(&ses);
+    MPI_Comm comm = MPI_COMM_WORLD;
+    MPI_T_pvar_handle_alloc(ses, mon_size, &comm, &h_size, &cnt);
+    MPI_T_pvar_handle_alloc(ses, mon_count, &comm, &h_count, &cnt);
+    MPI_T_pvar_start(ses, h_size);
+    MPI_T_pvar_start(ses, h_count);
+}
+
+static void mon_read(unsigned long long *bytes, unsigned long long *msgs)
+{
+    unsigned long *v = calloc(nprocs, sizeof(unsigned long));
+    int i;
+    *bytes = *msgs = 0;
+    if (mon_size < 0) {
+        free(v);
+        return;
+    }
+    MPI_T_pvar_read(ses, h_size, v);
+    for (i = 0; i < nprocs; i++) {
+        *bytes += v[i];
+    }
+    MPI_T_pvar_read(ses, h_count, v);
+    for (i = 0; i < nprocs; i++) {
+        *msgs += v[i];
+    }
+    free(v);
+}
+
+int main(int argc, char **argv)
+{
+    const char *path, *wl;
+    int64_t total, my = 0, i;
+    int reps, r, nruns = 0, cap = 1024, steps = 1, s;
+    int *bl = NULL;
+    MPI_Aint *dp = NULL;
+    char *buf;
+    MPI_Datatype ft = MPI_BYTE;
+    MPI_File fh;
+    double *tw, *tr;
+    unsigned long long b0 = 0, m0 = 0, b1 = 0, m1 = 0, bsum = 0, msum = 0;
+    int64_t block = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    if (argc < 5) {
+        if (0 == rank) {
+            fprintf(stderr, "usage: fcoll_bench FILE irregular|regular MB REPS\n");
+        }
+        MPI_Finalize();
+        return 2;
+    }
+    path = argv[1];
+    wl = argv[2];
+    total = (int64_t) atoi(argv[3]) << 20;
+    reps = atoi(argv[4]);
+    mon_init();
+
+    if (0 == strcmp(wl, "irregular")) {
+        int64_t E = total / ESZ, e = 0;
+        bl = malloc(cap * sizeof(int));
+        dp = malloc(cap * sizeof(MPI_Aint));
+        while (e < E) {
+            int64_t g = e * nprocs / E;
+            int owner, len;
+            if (rnd() % 100 < 85) {
+                owner = (int) ((g + nprocs / 2 + 1) % nprocs);
+                len = 1 + (int) (rnd() % 32);
+            } else {
+                owner = (int) (rnd() % nprocs);
+                len = 1 + (int) (rnd() % 4);
+            }
+            if (e + len > E) {
+                len = (int) (E - e);
+            }
+            if (owner == rank) {
+                if (nruns > 0 && dp[nruns - 1] + bl[nruns - 1] == (MPI_Aint) e * ESZ) {
+                    bl[nruns - 1] += len * ESZ;
+                } else {
+                    if (nruns == cap) {
+                        cap *= 2;
+                        bl = realloc(bl, cap * sizeof(int));
+                        dp = realloc(dp, cap * sizeof(MPI_Aint));
+                    }
+                    bl[nruns] = len * ESZ;
+                    dp[nruns] = (MPI_Aint) e * ESZ;
+                    nruns++;
+                }
+                my += (int64_t) len * ESZ;
+            }
+            e += len;
+        }
+        MPI_Type_create_hindexed(nruns, bl, dp, MPI_BYTE, &ft);
+        MPI_Type_commit(&ft);
+    } else {
+        steps = 4;
+        block = total / steps / nprocs;
+        my = block * steps;
+    }
+    buf = malloc((size_t) my + 1);
+    for (i = 0; i < my; i++) {
+        buf[i] = (char) (rank + i * 7);
+    }
+    tw = malloc(reps * sizeof(double));
+    tr = malloc(reps * sizeof(double));
+
+    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    if (MPI_BYTE != ft) {
+        MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+    }
+    for (r = 0; r < reps; r++) {
+        double t0, t, tmax;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (0 == r) {
+            mon_read(&b0, &m0);
+        }
+        t0 = MPI_Wtime();
+        for (s = 0; s < steps; s++) {
+            if (MPI_BYTE != ft) {
+                MPI_File_write_at_all(fh, 0, buf, (int) my, MPI_BYTE, MPI_STATUS_IGNORE);
+            } else {
+                MPI_File_write_at_all(fh, (MPI_Offset) s * block * nprocs + rank * block,
+                                      buf + s * block, (int) block, MPI_BYTE,
+                                      MPI_STATUS_IGNORE);
+            }
+        }
+        t = MPI_Wtime() - t0;
+        if (0 == r) {
+            mon_read(&b1, &m1);
+        }
+        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        tw[r] = tmax;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        for (s = 0; s < steps; s++) {
+            if (MPI_BYTE != ft) {
+                MPI_File_read_at_all(fh, 0, buf, (int) my, MPI_BYTE, MPI_STATUS_IGNORE);
+            } else {
+                MPI_File_read_at_all(fh, (MPI_Offset) s * block * nprocs + rank * block,
+                                     buf + s * block, (int) block, MPI_BYTE,
+                                     MPI_STATUS_IGNORE);
+            }
+        }
+        t = MPI_Wtime() - t0;
+        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        tr[r] = tmax;
+    }
+    MPI_File_close(&fh);
+    /* check the data of the last read */
+    {
+        int bad = 0, gbad;
+        for (i = 0; i < my; i++) {
+            if (buf[i] != (char) (rank + i * 7)) {
+                bad = 1;
+                break;
+            }
+        }
+        MPI_Allreduce(&bad, &gbad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (gbad && 0 == rank) {
+            printf("fcoll_bench: FAIL: read back differs\n");
+        }
+    }
+    {
+        unsigned long long db = b1 - b0, dm = m1 - m0;
+        MPI_Reduce(&db, &bsum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        MPI_Reduce(&dm, &msum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    }
+    if (0 == rank) {
+        qsort(tw, reps, sizeof(double), cmp_d);
+        qsort(tr, reps, sizeof(double), cmp_d);
+        printf("RESULT %s MB=%lld write_s=%.4f read_s=%.4f bytes=%lld msgs=%lld\n", wl,
+               (long long) (total >> 20), tw[reps / 2], tr[reps / 2],
+               mon_size < 0 ? -1LL : (long long) bsum, mon_size < 0 ? -1LL : (long long) msum);
+    }
+    if (MPI_BYTE != ft) {
+        MPI_Type_free(&ft);
+    }
+    free(buf);
+    free(bl);
+    free(dp);
+    free(tw);
+    free(tr);
+    if (mon_size >= 0) {
+        MPI_T_pvar_session_free(&ses);
+    }
+    MPI_T_finalize();
+    MPI_Finalize();
+    return 0;
+}
