@@ -17,7 +17,7 @@ build_mpi "$TOP/test/mpi/src/fcoll_lat_test.c" t
 D=${TMPDIR:-/tmp}/fcoll-lat.$$
 mkdir -p "$D"
 trap 'rm -rf "$D"' EXIT
-LAT=(--mca fcoll la_twophase --mca fcoll_base_verbose 0)
+LAT=(--mca fcoll la_twophase)
 
 run() {   # run NAME NP ARGS... -- TESTARGS...
     local name=$1 np=$2; shift 2
@@ -31,7 +31,7 @@ run() {   # run NAME NP ARGS... -- TESTARGS...
 }
 
 # that the component really is the one used: its verbose line
-mpirun_t -np 2 "${LAT[@]}" --mca fcoll_base_verbose 10 ./t "$D" pvars nolap >sel.txt 2>&1 ||
+mpirun_t -np 2 "${LAT[@]}" --mca fcoll_base_verbose 10 ./t "$D" views >sel.txt 2>&1 ||
     { tail -20 sel.txt; fail "selection run failed"; }
 assert_grep 'fcoll:la_twophase: 2 processes' sel.txt "la_twophase did not run the collective"
 

@@ -670,7 +670,7 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
                 lat_solve(P, A, matrix, nodes, plan->agg);
             }
             free(nodes);
-            if (opal_output_check_verbosity(10, ompi_fcoll_base_framework.framework_output)) {
+            if (opal_output_get_verbosity(ompi_fcoll_base_framework.framework_output) >= 10) {
                 int64_t kept = 0, kept_def = 0, total = 0;
                 for (d = 0; d < A; d++) {
                     for (r = 0; r < P; r++) {
@@ -710,7 +710,7 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
             plan->my_domain = d;
         }
     }
-    if (opal_output_check_verbosity(20, ompi_fcoll_base_framework.framework_output) &&
+    if (opal_output_get_verbosity(ompi_fcoll_base_framework.framework_output) >= 20 &&
         0 == plan->rank) {
         for (d = 0; d < A; d++) {
             LAT_VERBOSE(20, "fcoll:la_twophase: domain %d [%lld, +%lld) -> rank %d%s",

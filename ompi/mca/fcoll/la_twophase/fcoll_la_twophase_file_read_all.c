@@ -68,7 +68,8 @@ int mca_fcoll_la_twophase_file_read_all(ompio_file_t *fh, void *buf,
     if (my >= 0) {
         rcur = malloc((size_t) P * sizeof(*rcur));
         first = malloc(((size_t) P + 2) * sizeof(int));
-        winbuf = malloc((size_t) plan.cycle);
+        /* the cycle buffer: one window, never more than the domain */
+        winbuf = malloc((size_t) (plan.fd_size < plan.cycle ? plan.fd_size : plan.cycle));
         if (NULL == rcur || NULL == first || NULL == winbuf) {
             ret = OMPI_ERR_OUT_OF_RESOURCE;
             goto out;

@@ -255,7 +255,7 @@ int mca_fcoll_la_twophase_file_write_all(ompio_file_t *fh, const void *buf,
     ompi_request_t **reqs = NULL;
     ompi_datatype_t **types = NULL;
     char *winbuf = NULL;
-    int ret, io_err = OMPI_SUCCESS, d, r, i, k, nreq = 0, A, P = fh->f_size, me = fh->f_rank, my;
+    int ret, io_err = OMPI_SUCCESS, d, r, i, k, nreq = 0, A, P = fh->f_size, my;
 
     st->bytes_exchanged_last = 0;
     st->bytes_in_place_last = 0;
@@ -288,7 +288,8 @@ int mca_fcoll_la_twophase_file_write_all(ompio_file_t *fh, const void *buf,
     }
     if (my >= 0) {
         rcur = malloc((size_t) P * sizeof(*rcur));
-        winbuf = malloc((size_t) plan.cycle);
+        /* the cycle buffer: one window, never more than the domain */
+        winbuf = malloc((size_t) (plan.fd_size < plan.cycle ? plan.fd_size : plan.cycle));
         if (NULL == rcur || NULL == winbuf) {
             ret = OMPI_ERR_OUT_OF_RESOURCE;
             goto out;
