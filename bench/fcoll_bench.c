@@ -17,10 +17,10 @@
  *   block of MB/4/P MiB at step * MB/4 + r * block.
  *
  * Times are the slowest rank's, between barriers; the median of REPS
- * repetitions is printed.  Bytes and messages are every point-to-point
- * message sent during the first write (all ranks summed), from Open MPI's
- * pml monitoring MPI_T variables when run with --mca pml_monitoring_enable
- * 2 (otherwise printed as -1).
+ * repetitions is printed.  REPS = 0 does one write and nothing else: run
+ * so under --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output
+ * 1 it gives the bytes and messages of one collective write (the script
+ * sums the "E" lines Open MPI prints at MPI_Finalize).
  */
 
 #include <mpi.h>
@@ -48,61 +48,6 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* pml monitoring: total bytes and messages this process has sent. */
-static int mon_size = -1, mon_count = -1;
-static MPI_T_pvar_session ses;
-static MPI_T_pvar_handle h_size, h_count;
-
-static void mon_init(void)
-{
-    int n, i, provided, cnt;
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    MPI_T_pvar_get_num(&n);
-    for (i = 0; i < n; i++) {
-        char nm[256], desc[1024];
-        int nl = sizeof(nm), dl = sizeof(desc), verb, cls, bind, ro, cont, atom;
-        MPI_Datatype dt;
-        MPI_T_enum en;
-        MPI_T_pvar_get_info(i, nm, &nl, &verb, &cls, &dt, &en, desc, &dl, &bind,
-                            &ro, &cont, &atom);
-        if (0 == strcmp(nm, "pml_monitoring_messages_size")) {
-            mon_size = i;
-        } else if (0 == strcmp(nm, "pml_monitoring_messages_count")) {
-            mon_count = i;
-        }
-    }
-    if (mon_size < 0 || mon_count < 0) {
-        mon_size = mon_count = -1;
-        return;
-    }
-    MPI_T_pvar_session_create(&ses);
-    MPI_Comm comm = MPI_COMM_WORLD;
-    MPI_T_pvar_handle_alloc(ses, mon_size, &comm, &h_size, &cnt);
-    MPI_T_pvar_handle_alloc(ses, mon_count, &comm, &h_count, &cnt);
-    MPI_T_pvar_start(ses, h_size);
-    MPI_T_pvar_start(ses, h_count);
-}
-
-static void mon_read(unsigned long long *bytes, unsigned long long *msgs)
-{
-    unsigned long *v = calloc(nprocs, sizeof(unsigned long));
-    int i;
-    *bytes = *msgs = 0;
-    if (mon_size < 0) {
-        free(v);
-        return;
-    }
-    MPI_T_pvar_read(ses, h_size, v);
-    for (i = 0; i < nprocs; i++) {
-        *bytes += v[i];
-    }
-    MPI_T_pvar_read(ses, h_count, v);
-    for (i = 0; i < nprocs; i++) {
-        *msgs += v[i];
-    }
-    free(v);
-}
-
 int main(int argc, char **argv)
 {
     const char *path, *wl;
@@ -114,7 +59,7 @@ int main(int argc, char **argv)
     MPI_Datatype ft = MPI_BYTE;
     MPI_File fh;
     double *tw, *tr;
-    unsigned long long b0 = 0, m0 = 0, b1 = 0, m1 = 0, bsum = 0, msum = 0;
+    int count_only;
     int64_t block = 0;
 
     MPI_Init(&argc, &argv);
@@ -131,7 +76,10 @@ int main(int argc, char **argv)
     wl = argv[2];
     total = (int64_t) atoi(argv[3]) << 20;
     reps = atoi(argv[4]);
-    mon_init();
+    count_only = reps <= 0;
+    if (count_only) {
+        reps = 1;
+    }
 
     if (0 == strcmp(wl, "irregular")) {
         int64_t E = total / ESZ, e = 0;
@@ -188,9 +136,6 @@ int main(int argc, char **argv)
     for (r = 0; r < reps; r++) {
         double t0, t, tmax;
         MPI_Barrier(MPI_COMM_WORLD);
-        if (0 == r) {
-            mon_read(&b0, &m0);
-        }
         t0 = MPI_Wtime();
         for (s = 0; s < steps; s++) {
             if (MPI_BYTE != ft) {
@@ -202,11 +147,12 @@ int main(int argc, char **argv)
             }
         }
         t = MPI_Wtime() - t0;
-        if (0 == r) {
-            mon_read(&b1, &m1);
-        }
         MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         tw[r] = tmax;
+        tr[r] = 0.0;
+        if (count_only) {
+            break;
+        }
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = MPI_Wtime();
         for (s = 0; s < steps; s++) {
@@ -224,7 +170,7 @@ int main(int argc, char **argv)
     }
     MPI_File_close(&fh);
     /* check the data of the last read */
-    {
+    if (!count_only) {
         int bad = 0, gbad;
         for (i = 0; i < my; i++) {
             if (buf[i] != (char) (rank + i * 7)) {
@@ -237,17 +183,11 @@ int main(int argc, char **argv)
             printf("fcoll_bench: FAIL: read back differs\n");
         }
     }
-    {
-        unsigned long long db = b1 - b0, dm = m1 - m0;
-        MPI_Reduce(&db, &bsum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-        MPI_Reduce(&dm, &msum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    }
     if (0 == rank) {
         qsort(tw, reps, sizeof(double), cmp_d);
         qsort(tr, reps, sizeof(double), cmp_d);
-        printf("RESULT %s MB=%lld write_s=%.4f read_s=%.4f bytes=%lld msgs=%lld\n", wl,
-               (long long) (total >> 20), tw[reps / 2], tr[reps / 2],
-               mon_size < 0 ? -1LL : (long long) bsum, mon_size < 0 ? -1LL : (long long) msum);
+        printf("RESULT %s MB=%lld write_s=%.4f read_s=%.4f\n", wl,
+               (long long) (total >> 20), tw[reps / 2], tr[reps / 2]);
     }
     if (MPI_BYTE != ft) {
         MPI_Type_free(&ft);
@@ -257,10 +197,6 @@ int main(int argc, char **argv)
     free(dp);
     free(tw);
     free(tr);
-    if (mon_size >= 0) {
-        MPI_T_pvar_session_free(&ses);
-    }
-    MPI_T_finalize();
     MPI_Finalize();
     return 0;
 }

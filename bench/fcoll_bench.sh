@@ -9,8 +9,9 @@
 #     aggregator (--mca io_ompio_num_aggregators 8);
 #   - over shared memory, and over TCP through ../shared/tools/slowlink
 #     --rate 1gbit (needs root; skipped otherwise);
-#   - bytes and messages of all point-to-point traffic of the first write,
-#     from the pml monitoring MPI_T variables;
+#   - bytes and messages that one collective write sends between different
+#     processes over the PML (exchange phase and its metadata; not the
+#     collectives), from Open MPI's pml monitoring, in a separate run;
 #   - then the LAP solver alone on synthetic matrices (64 .. 4096).
 # Prints a table per network with ratios la_twophase / other.
 #
@@ -27,20 +28,32 @@ trap 'rm -rf "$W"' EXIT
 root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 COMPS="la_twophase two_phase vulcan"
 
-run_one() {   # run_one NET WORKLOAD COMP -> RESULT line
-    local net=$1 wl=$2 comp=$3 pre=() btl
+launch() {   # launch NET ARGS...: mpirun over shared memory or the slow link
+    local net=$1; shift
     if [ "$net" = shm ]; then
-        btl=(--mca btl vader,self)
+        "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe -np "$NP" --mca btl vader,self "$@"
     else
-        pre=("$SLOWLINK" --rate 1gbit --)
-        btl=(--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo)
+        "$SLOWLINK" --rate 1gbit -- "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe -np "$NP" \
+            --mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$@"
     fi
-    "${pre[@]}" "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe -np "$NP" "${btl[@]}" \
-        --mca fcoll "$comp" --mca io_ompio_num_aggregators "$NP" \
-        --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 0 \
-        "$W/fb" "$W/file.$comp" "$wl" "$MB" "$REPS" 2>"$W/err" | grep '^RESULT\|FAIL' ||
-        { cat "$W/err" >&2; echo "RESULT failed"; }
+}
+
+run_one() {   # run_one NET WORKLOAD COMP -> "RESULT ... bytes=B msgs=M"
+    local net=$1 wl=$2 comp=$3 res bm
+    local mca=(--mca fcoll "$comp" --mca io_ompio_num_aggregators "$NP")
+    # one write under pml monitoring: point-to-point messages between
+    # different processes ("E" lines; collectives are counted apart)
+    bm=$(launch "$net" "${mca[@]}" --mca pml_monitoring_enable 2 \
+            --mca pml_monitoring_enable_output 1 \
+            "$W/fb" "$W/file.$comp" "$wl" "$MB" 0 2>&1 >/dev/null |
+         awk -F'\t' '$1 == "E" && $2 != $3 { b += $4 + 0; m += $5 + 0 }
+                     END { printf "bytes=%d msgs=%d", b, m }')
     rm -f "$W/file.$comp"
+    # the timed runs, without monitoring
+    res=$(launch "$net" "${mca[@]}" "$W/fb" "$W/file.$comp" "$wl" "$MB" "$REPS" 2>"$W/err" |
+          grep '^RESULT\|FAIL') || { cat "$W/err" >&2; res="RESULT failed"; }
+    rm -f "$W/file.$comp"
+    echo "$res $bm"
 }
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }

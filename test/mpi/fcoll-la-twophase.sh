@@ -46,7 +46,9 @@ run views-6-node2 6 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twopha
 run views-2-nolap 2 --mca fcoll_la_twophase_assign 0 -- views
 
 # MPI_T: the LAP keeps everything in place where the default moves it all
-run pvars-lap 4 --mca io_ompio_num_aggregators 4 -- pvars lap
+run pvars-lap 4 --mca io_ompio_num_aggregators 4 -- pvars lap 4194304
+run pvars-lap-cycle 4 --mca io_ompio_num_aggregators 4 \
+    --mca fcoll_la_twophase_cycle_buffer_size 65536 -- pvars lap 65536
 run pvars-lap-blocks 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_cost blocks -- pvars lap
 run pvars-nolap 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_assign 0 -- pvars nolap
 # fcoll_la_twophase_num_aggregators overrides io_ompio_num_aggregators

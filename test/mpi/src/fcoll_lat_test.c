@@ -10,7 +10,9 @@
  * untouched).
  *
  *   fcoll_lat_test DIR views      all view kinds
- *   fcoll_lat_test DIR pvars MODE MPI_T variables; MODE: lap | nolap | node2
+ *   fcoll_lat_test DIR pvars MODE [MAXBUF]
+ *                                 MPI_T variables; MODE: lap | nolap | node2;
+ *                                 MAXBUF: the cycle buffer size in force
  *   fcoll_lat_test DIR errors     a write to /dev/full must return an error
  *
  * Prints "fcoll_lat_test: <what> OK" on success; any mismatch prints FAIL
@@ -557,7 +559,7 @@ static double pvar_read(MPI_T_pvar_session ses, const char *name)
 
 /* Rank r writes n bytes at ((r + 1) % P) * n: the default aggregator of
  * domain d (rank d) holds nothing of it, rank d - 1 holds all of it. */
-static void test_pvars(const char *mode)
+static void test_pvars(const char *mode, long maxbuf)
 {
     const int n = 256 * 1024;
     char path[4096];
@@ -580,6 +582,12 @@ static void test_pvars(const char *mode)
     as0 = pvar_read(ses, "fcoll_la_twophase_assignments");
     hits0 = pvar_read(ses, "fcoll_la_twophase_cache_hits");
     MPI_OK(MPI_File_write_at_all(fh, off, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
+    if (maxbuf > 0) {
+        /* the cycle buffer bounds the aggregator's data memory: a domain
+         * of 256 KiB goes through a buffer of maxbuf bytes */
+        double bl = pvar_read(ses, "fcoll_la_twophase_buffer_last");
+        CHECK(bl > 0 && bl <= maxbuf, "buffer_last %g, cycle buffer size %ld", bl, maxbuf);
+    }
     ex1 = pvar_read(ses, "fcoll_la_twophase_bytes_exchanged_last");
     in1 = pvar_read(ses, "fcoll_la_twophase_bytes_in_place_last");
     msgs1 = pvar_read(ses, "fcoll_la_twophase_messages_last");
@@ -723,7 +731,7 @@ int main(int argc, char **argv)
         case_overlap();
         case_interleaved("past-2GiB", 40, 700, ((MPI_Offset) 3 << 30) + 7);
     } else if (0 == strcmp(what, "pvars") && argc > 3) {
-        test_pvars(argv[3]);
+        test_pvars(argv[3], argc > 4 ? atol(argv[4]) : 0);
     } else if (0 == strcmp(what, "errors")) {
         test_errors();
     } else {

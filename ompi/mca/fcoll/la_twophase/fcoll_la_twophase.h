@@ -61,6 +61,7 @@ typedef struct mca_fcoll_la_twophase_stats_t {
     unsigned long long messages_last;
     unsigned long long assignments;           /* LAP solves (cache misses) */
     unsigned long long cache_hits;            /* assignments reused */
+    unsigned long long buffer_last;           /* cycle buffer bytes, last call */
     double assign_time;                       /* total seconds */
     double assign_time_last;                  /* seconds, last call */
 } mca_fcoll_la_twophase_stats_t;
@@ -144,6 +145,12 @@ int mca_fcoll_la_twophase_post(mca_fcoll_la_twophase_tvec_t *t, bool send, int p
  * file and the window buffer starting at file offset ws. */
 int mca_fcoll_la_twophase_window_io(ompio_file_t *fh, mca_fcoll_la_twophase_pvec_t *cov,
                                     char *winbuf, int64_t ws, bool write);
+/* Write/read the given blocks of my own data straight between my buffer
+ * and the file (a window that holds no other process's data). */
+int mca_fcoll_la_twophase_direct_io(ompio_file_t *fh,
+                                    const mca_fcoll_la_twophase_plan_t *plan,
+                                    const mca_fcoll_la_twophase_pvec_t *blocks,
+                                    mca_fcoll_la_twophase_tvec_t *seg, bool write);
 /* Final agreement on errors: every rank returns an error when any failed. */
 int mca_fcoll_la_twophase_agree(ompio_file_t *fh, int ret);
 

@@ -172,6 +172,11 @@ static int la_twophase_register(void)
     reg_ull_pvar("cache_hits",
                  "Collective calls that reused the cached assignment",
                  MCA_BASE_PVAR_CLASS_COUNTER, &s->cache_hits);
+    reg_ull_pvar("buffer_last",
+                 "Bytes of the cycle buffer this process allocated in the last "
+                 "collective call (0 when it aggregated no domain); never more "
+                 "than fcoll_la_twophase_cycle_buffer_size",
+                 MCA_BASE_PVAR_CLASS_GENERIC, &s->buffer_last);
     reg_double_pvar("assign_time",
                     "Seconds spent in the assignment step (measure, gather, "
                     "solve, broadcast; total)",

@@ -39,6 +39,7 @@ int mca_fcoll_la_twophase_file_read_all(ompio_file_t *fh, void *buf,
     st->bytes_exchanged_last = 0;
     st->bytes_in_place_last = 0;
     st->messages_last = 0;
+    st->buffer_last = 0;
 
     ret = mca_fcoll_la_twophase_plan_build(fh, buf, count, datatype, &plan);
     if (OMPI_SUCCESS != ret) {
@@ -69,7 +70,9 @@ int mca_fcoll_la_twophase_file_read_all(ompio_file_t *fh, void *buf,
         rcur = malloc((size_t) P * sizeof(*rcur));
         first = malloc(((size_t) P + 2) * sizeof(int));
         /* the cycle buffer: one window, never more than the domain */
-        winbuf = malloc((size_t) (plan.fd_size < plan.cycle ? plan.fd_size : plan.cycle));
+        st->buffer_last = (unsigned long long) (plan.fd_size < plan.cycle ? plan.fd_size
+                                                                           : plan.cycle);
+        winbuf = malloc((size_t) st->buffer_last);
         if (NULL == rcur || NULL == first || NULL == winbuf) {
             ret = OMPI_ERR_OUT_OF_RESOURCE;
             goto out;
@@ -146,6 +149,20 @@ int mca_fcoll_la_twophase_file_read_all(ompio_file_t *fh, void *buf,
                 goto out;
             }
             own_end = first[P + 1] = blocks.n;
+            if (0 == own_first) {
+                /* only my own data in this window: read it straight into
+                 * my buffer */
+                mca_fcoll_la_twophase_pvec_t mine = blocks;
+                ret = mca_fcoll_la_twophase_direct_io(fh, &plan, &mine, &own, false);
+                if (OMPI_SUCCESS != ret) {
+                    io_err = ret;
+                    ret = OMPI_SUCCESS;
+                }
+                for (i = 0; i < blocks.n; i++) {
+                    st->bytes_in_place_last += (unsigned long long) blocks.v[i].len;
+                }
+                goto wait;
+            }
             cov.n = 0;
             for (i = 0; i < blocks.n; i++) {
                 ret = mca_fcoll_la_twophase_pvec_push(&cov, blocks.v[i].off,
@@ -201,6 +218,7 @@ int mca_fcoll_la_twophase_file_read_all(ompio_file_t *fh, void *buf,
             }
         }
 
+    wait:
         ret = ompi_request_wait_all(nreq, reqs, MPI_STATUSES_IGNORE);
         for (i = 0; i < nreq; i++) {
             if (NULL != types[i]) {

@@ -226,6 +226,56 @@ int mca_fcoll_la_twophase_window_io(ompio_file_t *fh, mca_fcoll_la_twophase_pvec
     return done < 0 ? MPI_ERR_IO : OMPI_SUCCESS;
 }
 
+int mca_fcoll_la_twophase_direct_io(ompio_file_t *fh,
+                                    const mca_fcoll_la_twophase_plan_t *plan,
+                                    const mca_fcoll_la_twophase_pvec_t *blocks,
+                                    mca_fcoll_la_twophase_tvec_t *seg, bool write)
+{
+    int i, k, n = 0, cap = 0, ret = OMPI_SUCCESS;
+    ssize_t done;
+    mca_common_ompio_io_array_t *io = NULL;
+
+    for (i = 0; i < blocks->n; i++) {
+        int64_t off = blocks->v[i].off;
+        seg->n = 0;
+        ret = mca_fcoll_la_twophase_mem_blocks(plan, blocks->v[i].pos, blocks->v[i].len, seg);
+        if (OMPI_SUCCESS != ret) {
+            goto out;
+        }
+        for (k = 0; k < seg->n; k++) {
+            if (n == cap) {
+                void *p;
+                cap = cap ? 2 * cap : 64;
+                p = realloc(io, (size_t) cap * sizeof(*io));
+                if (NULL == p) {
+                    ret = OMPI_ERR_OUT_OF_RESOURCE;
+                    goto out;
+                }
+                io = p;
+            }
+            io[n].memory_address = (void *) seg->addr[k];
+            io[n].offset = (IOVBASE_TYPE *) (intptr_t) off;
+            io[n].length = (size_t) seg->blen[k];
+            off += seg->blen[k];
+            n++;
+        }
+    }
+    if (0 == n) {
+        goto out;
+    }
+    fh->f_io_array = io;
+    fh->f_num_of_io_entries = n;
+    done = write ? fh->f_fbtl->fbtl_pwritev(fh) : fh->f_fbtl->fbtl_preadv(fh);
+    fh->f_io_array = NULL;
+    fh->f_num_of_io_entries = 0;
+    if (done < 0) {
+        ret = MPI_ERR_IO;
+    }
+out:
+    free(io);
+    return ret;
+}
+
 int mca_fcoll_la_twophase_agree(ompio_file_t *fh, int ret)
 {
     int mine = (OMPI_SUCCESS == ret) ? 0 : (MPI_ERR_IO == ret ? 1 : 2), any = 0, r;
@@ -256,10 +306,12 @@ int mca_fcoll_la_twophase_file_write_all(ompio_file_t *fh, const void *buf,
     ompi_datatype_t **types = NULL;
     char *winbuf = NULL;
     int ret, io_err = OMPI_SUCCESS, d, r, i, k, nreq = 0, A, P = fh->f_size, my;
+    bool direct = false;
 
     st->bytes_exchanged_last = 0;
     st->bytes_in_place_last = 0;
     st->messages_last = 0;
+    st->buffer_last = 0;
 
     ret = mca_fcoll_la_twophase_plan_build(fh, buf, count, datatype, &plan);
     if (OMPI_SUCCESS != ret) {
@@ -289,7 +341,9 @@ int mca_fcoll_la_twophase_file_write_all(ompio_file_t *fh, const void *buf,
     if (my >= 0) {
         rcur = malloc((size_t) P * sizeof(*rcur));
         /* the cycle buffer: one window, never more than the domain */
-        winbuf = malloc((size_t) (plan.fd_size < plan.cycle ? plan.fd_size : plan.cycle));
+        st->buffer_last = (unsigned long long) (plan.fd_size < plan.cycle ? plan.fd_size
+                                                                           : plan.cycle);
+        winbuf = malloc((size_t) st->buffer_last);
         if (NULL == rcur || NULL == winbuf) {
             ret = OMPI_ERR_OUT_OF_RESOURCE;
             goto out;
@@ -385,9 +439,13 @@ int mca_fcoll_la_twophase_file_write_all(ompio_file_t *fh, const void *buf,
             st->messages_last++;
         }
 
-        /* aggregator: my own data in my window, copied locally */
+        /* aggregator: my own data in my window, copied locally; when
+         * nobody else has data in the window it is written straight from
+         * my buffer instead */
+        direct = false;
         if (my >= 0) {
             mca_fcoll_la_twophase_window(&plan, my, c, &ws, &we);
+            direct = (0 == cov.n);
             blocks.n = 0;
             ret = mca_fcoll_la_twophase_take(plan.pieces, &scur[my], we, &blocks);
             if (OMPI_SUCCESS != ret) {
@@ -395,6 +453,10 @@ int mca_fcoll_la_twophase_file_write_all(ompio_file_t *fh, const void *buf,
             }
             for (i = 0; i < blocks.n; i++) {
                 char *dst = winbuf + (blocks.v[i].off - ws);
+                st->bytes_in_place_last += (unsigned long long) blocks.v[i].len;
+                if (direct) {
+                    continue;
+                }
                 own.n = 0;
                 ret = mca_fcoll_la_twophase_mem_blocks(&plan, blocks.v[i].pos,
                                                        blocks.v[i].len, &own);
@@ -409,7 +471,6 @@ int mca_fcoll_la_twophase_file_write_all(ompio_file_t *fh, const void *buf,
                     memcpy(dst, (const void *) own.addr[k], (size_t) own.blen[k]);
                     dst += own.blen[k];
                 }
-                st->bytes_in_place_last += (unsigned long long) blocks.v[i].len;
             }
         }
 
@@ -428,7 +489,8 @@ int mca_fcoll_la_twophase_file_write_all(ompio_file_t *fh, const void *buf,
             mca_fcoll_la_twophase_window(&plan, my, c, &ws, &we);
             /* an I/O error must not break the exchange protocol: remember it
              * and keep going, every process learns it at the end */
-            ret = mca_fcoll_la_twophase_window_io(fh, &cov, winbuf, ws, true);
+            ret = direct ? mca_fcoll_la_twophase_direct_io(fh, &plan, &blocks, &own, true)
+                         : mca_fcoll_la_twophase_window_io(fh, &cov, winbuf, ws, true);
             if (OMPI_SUCCESS != ret) {
                 io_err = ret;
                 ret = OMPI_SUCCESS;
