@@ -8,10 +8,11 @@
  *   fcoll_bench FILE irregular|regular MB REPS
  *
  * irregular (BIPS3D-like): elements of 48 bytes; the file is cut into P
- *   equal regions; runs of 1..32 elements of region g belong (85 %) to
- *   rank (g + P/2 + 1) mod P -- locality, but not the rank two-phase picks
- *   as region g's aggregator -- and the rest are scattered runs of 1..4
- *   elements of random ranks.  Each rank writes its elements with one
+ *   equal regions; runs of 1..32 elements of region g belong (70 % of the
+ *   runs) to rank (g + P/2 + 1) mod P -- locality, but not the rank
+ *   two-phase picks as region g's aggregator -- and the rest are scattered
+ *   runs of 1..8 elements of random ranks (about 10 % of the bytes, 1/P of
+ *   which land on the right rank anyway).  Each rank writes its elements with one
  *   hindexed file view, contiguous in memory.
  * regular (STEM-like): 4 time steps; in each, rank r writes a contiguous
  *   block of MB/4/P MiB at step * MB/4 + r * block.
@@ -88,12 +89,12 @@ int main(int argc, char **argv)
         while (e < E) {
             int64_t g = e * nprocs / E;
             int owner, len;
-            if (rnd() % 100 < 85) {
+            if (rnd() % 100 < 70) {
                 owner = (int) ((g + nprocs / 2 + 1) % nprocs);
                 len = 1 + (int) (rnd() % 32);
             } else {
                 owner = (int) (rnd() % nprocs);
-                len = 1 + (int) (rnd() % 4);
+                len = 1 + (int) (rnd() % 8);
             }
             if (e + len > E) {
                 len = (int) (E - e);

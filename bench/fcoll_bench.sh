@@ -45,7 +45,7 @@ run_one() {   # run_one NET WORKLOAD COMP -> "RESULT ... bytes=B msgs=M"
     # different processes ("E" lines; collectives are counted apart)
     bm=$(launch "$net" "${mca[@]}" --mca pml_monitoring_enable 2 \
             --mca pml_monitoring_enable_output 1 \
-            "$W/fb" "$W/file.$comp" "$wl" "$MB" 0 2>&1 >/dev/null |
+            "$W/fb" "$W/file.$comp" "$wl" "$MB" 0 2>/dev/null |
          awk -F'\t' '$1 == "E" && $2 != $3 { b += $4 + 0; m += $5 + 0 }
                      END { printf "bytes=%d msgs=%d", b, m }')
     rm -f "$W/file.$comp"

@@ -56,6 +56,12 @@ run pvars-override 4 --mca io_ompio_num_aggregators 1 --mca fcoll_la_twophase_nu
 run pvars-node2 4 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 2 \
     --mca io_ompio_num_aggregators 4 -- pvars node2
 
+# a bad parameter value is reported (show_help) and replaced by a valid one
+mpirun_t -np 2 "${LAT[@]}" --mca fcoll_la_twophase_cycle_buffer_size 100 ./t "$D" views >badcycle.txt 2>&1 ||
+    { tail -20 badcycle.txt; fail "a cycle buffer size of 100 broke the run"; }
+assert_grep 'fcoll_la_twophase_cycle_buffer_size: 100' badcycle.txt "no message for a bad cycle buffer size"
+assert_grep '^fcoll_lat_test: views OK' badcycle.txt
+
 # errors come back as MPI error codes, on every rank
 run errors 3 -- errors
 grep -h '^pvars\|^errors' pvars-*.txt errors.txt

@@ -8,6 +8,10 @@
 #include "ompi_config.h"
 
 #include "mpi.h"
+#include <stdlib.h>
+
+#include "opal/util/output.h"
+#include "opal/util/show_help.h"
 #include "fcoll_la_twophase.h"
 
 static mca_fcoll_base_module_1_0_0_t la_twophase_module = {
@@ -29,6 +33,42 @@ int mca_fcoll_la_twophase_component_init_query(bool enable_progress_threads,
     return OMPI_SUCCESS;
 }
 
+/* show_help text printed by this process itself: Open MPI 4.1.4 with this
+ * PMIx loses show_help messages forwarded to mpirun ("Data unpack would
+ * read past end of buffer" in orte/util/show_help.c), so the message is
+ * formatted here and written on the local output stream. */
+#define LAT_HELP(topic, ...) do {                                             \
+        char *msg_ = opal_show_help_string("help-fcoll-la_twophase.txt", (topic), \
+                                           true, __VA_ARGS__);                \
+        if (NULL != msg_) {                                                   \
+            opal_output(0, "%s", msg_);                                       \
+            free(msg_);                                                       \
+        }                                                                     \
+    } while (0)
+
+/* Out-of-range parameters: say so once per process, then use a valid
+ * value (the values the collective calls use are fixed here). */
+static void check_params(void)
+{
+    static bool checked = false;
+    int v;
+    if (checked) {
+        return;
+    }
+    checked = true;
+    v = mca_fcoll_la_twophase_cycle_buffer_size;
+    if (v < 4096 || v > (1 << 30)) {
+        int use = v < 4096 ? 4096 : (1 << 30);
+        LAT_HELP("bad cycle buffer", v, use);
+        mca_fcoll_la_twophase_cycle_buffer_size = use;
+    }
+    v = mca_fcoll_la_twophase_num_aggregators;
+    if (0 == v || v < -1) {
+        LAT_HELP("bad num aggregators", v);
+        mca_fcoll_la_twophase_num_aggregators = -1;
+    }
+}
+
 mca_fcoll_base_module_1_0_0_t *
 mca_fcoll_la_twophase_component_file_query(ompio_file_t *fh, int *priority)
 {
@@ -37,6 +77,7 @@ mca_fcoll_la_twophase_component_file_query(ompio_file_t *fh, int *priority)
     if (0 >= mca_fcoll_la_twophase_priority) {
         return NULL;
     }
+    check_params();
     return &la_twophase_module;
 }
 
