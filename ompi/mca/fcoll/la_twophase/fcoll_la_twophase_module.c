@@ -46,9 +46,10 @@ int mca_fcoll_la_twophase_component_init_query(bool enable_progress_threads,
         }                                                                     \
     } while (0)
 
-/* Out-of-range parameters: say so once per process, then use a valid
- * value (the values the collective calls use are fixed here). */
-static void check_params(void)
+/* Out-of-range parameters: rank 0 of the first file opened says so, every
+ * process uses a valid value instead (the values the collective calls use
+ * are fixed here). */
+static void check_params(int rank)
 {
     static bool checked = false;
     int v;
@@ -59,12 +60,16 @@ static void check_params(void)
     v = mca_fcoll_la_twophase_cycle_buffer_size;
     if (v < 4096 || v > (1 << 30)) {
         int use = v < 4096 ? 4096 : (1 << 30);
-        LAT_HELP("bad cycle buffer", v, use);
+        if (0 == rank) {
+            LAT_HELP("bad cycle buffer", v, use);
+        }
         mca_fcoll_la_twophase_cycle_buffer_size = use;
     }
     v = mca_fcoll_la_twophase_num_aggregators;
     if (0 == v || v < -1) {
-        LAT_HELP("bad num aggregators", v);
+        if (0 == rank) {
+            LAT_HELP("bad num aggregators", v);
+        }
         mca_fcoll_la_twophase_num_aggregators = -1;
     }
 }
@@ -72,12 +77,11 @@ static void check_params(void)
 mca_fcoll_base_module_1_0_0_t *
 mca_fcoll_la_twophase_component_file_query(ompio_file_t *fh, int *priority)
 {
-    (void) fh;
     *priority = mca_fcoll_la_twophase_priority;
     if (0 >= mca_fcoll_la_twophase_priority) {
         return NULL;
     }
-    check_params();
+    check_params(fh->f_rank);
     return &la_twophase_module;
 }
 
