@@ -607,6 +607,13 @@ static void test_pvars(const char *mode, long maxbuf)
     CHECK(pvar_read(ses, "fcoll_la_twophase_bytes_exchanged") - tot0 == ex1 + ex2,
           "bytes_exchanged total grew by %g, the two calls moved %g",
           pvar_read(ses, "fcoll_la_twophase_bytes_exchanged") - tot0, ex1 + ex2);
+    /* a layout that differs in one rank's size: computed again */
+    MPI_OK(MPI_File_write_at_all(fh, off, b, 0 == rank ? n / 2 : n, MPI_BYTE,
+                                 MPI_STATUS_IGNORE));
+    CHECK(pvar_read(ses, "fcoll_la_twophase_assignments") == as2 + 1 &&
+          pvar_read(ses, "fcoll_la_twophase_cache_hits") == hits1,
+          "a changed layout reused the cached assignment");
+    MPI_OK(MPI_File_write_at_all(fh, off, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
 
     if (0 == strcmp(mode, "lap")) {
         /* every domain goes to the rank that holds it */
