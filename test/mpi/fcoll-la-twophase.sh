@@ -3,7 +3,8 @@
 # la_twophase; collective write and read byte-for-byte against independent
 # I/O for contiguous blocks, interleaved records, irregular indexed views
 # with holes, 2-D/3-D subarrays, block-cyclic darrays, empty ranks, zero
-# bytes, overlapping writes and a view past 2 GiB, at 1 to 8 ranks and
+# bytes, overlapping writes, overlapping reads and a view past 2 GiB, at 1
+# to 8 ranks and
 # with the parameters that change the algorithm (tiny cycle buffer, blocks
 # cost, fewer aggregators, one per node, no LAP); MPI_T variables; an I/O
 # error comes back as MPI_ERR_IO.

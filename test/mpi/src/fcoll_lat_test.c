@@ -503,6 +503,40 @@ static void case_overlap(void)
     run_case(&t);
 }
 
+/* Overlapping reads are legal: every rank reads the same 300000 bytes
+ * (shifted by 1000 * rank) of a file written with plain POSIX. */
+static void case_shared_read(void)
+{
+    char path[4096];
+    const int n = 300000;
+    unsigned char *b = malloc(n);
+    int i, bad = 0, gbad = 0;
+    MPI_File fh;
+    snprintf(path, sizeof(path), "%s/shared", dir);
+    if (0 == rank) {
+        fill_background(path, n + 1000 * nprocs);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+    MPI_OK(MPI_File_read_at_all(fh, 1000 * rank, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_File_close(&fh));
+    for (i = 0; i < n; i++) {
+        if (b[i] != bg_byte(1000 * rank + i)) {
+            fprintf(stderr, "FAIL rank %d: shared read: byte %d is %02x, expected %02x\n",
+                    rank, i, b[i], bg_byte(1000 * rank + i));
+            bad = 1;
+            break;
+        }
+    }
+    MPI_Allreduce(&bad, &gbad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("case %-16s %s (%d bytes on rank 0)\n", "shared-read", gbad ? "FAIL" : "ok", n);
+        unlink(path);
+    }
+    failures += gbad;
+    free(b);
+}
+
 /* ------------------------------------------------------------ MPI_T */
 
 static int pvar_index(const char *name)
@@ -736,6 +770,7 @@ int main(int argc, char **argv)
         case_darray();
         case_zero();
         case_overlap();
+        case_shared_read();
         case_interleaved("past-2GiB", 40, 700, ((MPI_Offset) 3 << 30) + 7);
     } else if (0 == strcmp(what, "pvars") && argc > 3) {
         test_pvars(argv[3], argc > 4 ? atol(argv[4]) : 0);
