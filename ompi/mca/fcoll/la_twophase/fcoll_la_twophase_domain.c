@@ -297,20 +297,28 @@ static void lat_solve(int nprocs, int A, const int64_t *gain, const int64_t *nod
     free(def);
 }
 
-/* Number of distinct node leaders. */
+static int lat_cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+    return (x > y) - (x < y);
+}
+
+/* Number of distinct node leaders (0 when out of memory). */
 static int lat_count_nodes(int nprocs, const int64_t *all)
 {
-    int r, s, n = 0;
-    for (r = 0; r < nprocs; r++) {
-        for (s = 0; s < r; s++) {
-            if (all[(size_t) s * K_NFIELDS + K_NODE] == all[(size_t) r * K_NFIELDS + K_NODE]) {
-                break;
-            }
-        }
-        if (s == r) {
-            n++;
-        }
+    int r, n = 0;
+    int64_t *ids = malloc((size_t) nprocs * sizeof(int64_t));
+    if (NULL == ids) {
+        return 0;
     }
+    for (r = 0; r < nprocs; r++) {
+        ids[r] = all[(size_t) r * K_NFIELDS + K_NODE];
+    }
+    qsort(ids, (size_t) nprocs, sizeof(int64_t), lat_cmp_i64);
+    for (r = 0; r < nprocs; r++) {
+        n += (0 == r || ids[r] != ids[r - 1]);
+    }
+    free(ids);
     return n;
 }
 
@@ -513,6 +521,10 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
     }
     if (mca_fcoll_la_twophase_one_per_node) {
         int nn = lat_count_nodes(P, all);
+        if (0 == nn) {
+            ret = OMPI_ERR_OUT_OF_RESOURCE;
+            goto out;
+        }
         if (A > nn) {
             A = nn;
         }
