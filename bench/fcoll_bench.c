@@ -21,7 +21,10 @@
  * repetitions is printed.  REPS = 0 does one write and nothing else: run
  * so under --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output
  * 1 it gives the bytes and messages of one collective write (the script
- * sums the "E" lines Open MPI prints at MPI_Finalize).
+ * sums the "E" lines Open MPI prints at MPI_Finalize).  With ASSIGN=1 in
+ * the environment it also prints the slowest rank's la_twophase assignment
+ * time of the first write (MPI_T fcoll_la_twophase_assign_time_last; not
+ * together with pml monitoring, whose output MPI_T use turns off).
  */
 
 #include <mpi.h>
@@ -47,6 +50,37 @@ static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *) a, y = *(const double *) b;
     return (x > y) - (x < y);
+}
+
+/* fcoll_la_twophase_assign_time_last, or -1 when not found. */
+static double assign_time_last(void)
+{
+    int n, i, provided, cnt;
+    double v = -1.0;
+    MPI_T_pvar_session ses;
+    MPI_T_pvar_handle h;
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_T_pvar_get_num(&n);
+    for (i = 0; i < n; i++) {
+        char nm[256], desc[1024];
+        int nl = sizeof(nm), dl = sizeof(desc), verb, cls, bind, ro, cont, atom;
+        MPI_Datatype dt;
+        MPI_T_enum en;
+        if (MPI_SUCCESS != MPI_T_pvar_get_info(i, nm, &nl, &verb, &cls, &dt, &en, desc,
+                                               &dl, &bind, &ro, &cont, &atom)) {
+            continue;
+        }
+        if (0 == strcmp(nm, "fcoll_la_twophase_assign_time_last")) {
+            MPI_T_pvar_session_create(&ses);
+            MPI_T_pvar_handle_alloc(ses, i, NULL, &h, &cnt);
+            MPI_T_pvar_read(ses, h, &v);
+            MPI_T_pvar_handle_free(ses, &h);
+            MPI_T_pvar_session_free(&ses);
+            break;
+        }
+    }
+    MPI_T_finalize();
+    return v;
 }
 
 int main(int argc, char **argv)
@@ -151,6 +185,14 @@ int main(int argc, char **argv)
         MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         tw[r] = tmax;
         tr[r] = 0.0;
+        if (0 == r && getenv("ASSIGN")) {
+            double a = assign_time_last(), amax;
+            MPI_Reduce(&a, &amax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+            if (0 == rank) {
+                printf("ASSIGN %d processes: slowest rank's assignment step %.3f ms\n",
+                       nprocs, amax * 1e3);
+            }
+        }
         if (count_only) {
             break;
         }

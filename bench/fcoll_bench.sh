@@ -12,6 +12,7 @@
 #   - bytes and messages that one collective write sends between different
 #     processes over the PML (exchange phase and its metadata; not the
 #     collectives), from Open MPI's pml monitoring, in a separate run;
+#   - the assignment step inside MPI at 8 .. 64 ranks (MPI_T);
 #   - then the LAP solver alone on synthetic matrices (64 .. 4096).
 # Prints a table per network with ratios la_twophase / other.
 #
@@ -84,6 +85,15 @@ for net in $nets; do
             'BEGIN { m = (a < b ? a : b); printf "ratio la_twophase/best-of-two write %.3f\n", (m > 0 ? lw / m : 0) }'
         unset R
     done
+done
+
+echo "== la_twophase assignment step inside MPI (irregular workload, shm, one write)"
+for np in 8 16 32 64; do
+    ASSIGN=1 "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe -np "$np" -x ASSIGN \
+        --mca btl vader,self --mca fcoll la_twophase --mca io_ompio_num_aggregators "$np" \
+        --mca fcoll_base_verbose 10 "$W/fb" "$W/file.a" irregular "$MB" 0 2>&1 |
+        grep '^ASSIGN\|kept in place' | sed 's/^\[[^]]*\] //'
+    rm -f "$W/file.a"
 done
 
 echo "== LAP solver alone (test/unit/fcoll_lap_test.c --bench, -O2)"
