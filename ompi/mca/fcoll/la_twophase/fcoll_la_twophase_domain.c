@@ -328,6 +328,88 @@ static int lat_cmp_off(const void *a, const void *b)
     return (x->off > y->off) - (x->off < y->off);
 }
 
+/* Rank 0 gets the P x A gain matrix.  Each rank sends only its non-zero
+ * (domain, gain) pairs (a process usually touches few domains): a gather of
+ * the counts, then a gatherv; rank 0 expands them into a dense matrix for
+ * the solver.  *matrix is allocated on rank 0 only. */
+static int lat_gather_matrix(ompio_file_t *fh, int A, const int64_t *gain,
+                             int64_t **matrix)
+{
+    int P = fh->f_size, nnz = 0, d, r, ret, *cnt = NULL, *disp = NULL;
+    int64_t *mine = NULL, *pairs = NULL, tot = 0;
+
+    *matrix = NULL;
+    for (d = 0; d < A; d++) {
+        nnz += (0 != gain[d]);
+    }
+    mine = malloc(2 * (size_t) (nnz > 0 ? nnz : 1) * sizeof(int64_t));
+    if (NULL == mine) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (d = 0, r = 0; d < A; d++) {
+        if (0 != gain[d]) {
+            mine[2 * r] = d;
+            mine[2 * r + 1] = gain[d];
+            r++;
+        }
+    }
+    nnz *= 2;
+    if (0 == fh->f_rank) {
+        cnt = malloc((size_t) P * sizeof(int));
+        disp = malloc((size_t) P * sizeof(int));
+        if (NULL == cnt || NULL == disp) {
+            ret = OMPI_ERR_OUT_OF_RESOURCE;
+            goto out;   /* the other ranks then fail in the gather */
+        }
+    }
+    ret = fh->f_comm->c_coll->coll_gather(&nnz, 1, MPI_INT, cnt, 1, MPI_INT, 0, fh->f_comm,
+                                          fh->f_comm->c_coll->coll_gather_module);
+    if (OMPI_SUCCESS != ret) {
+        goto out;
+    }
+    if (0 == fh->f_rank) {
+        for (r = 0; r < P; r++) {
+            disp[r] = (int) tot;
+            tot += cnt[r];
+        }
+        pairs = malloc((size_t) (tot > 0 ? tot : 1) * sizeof(int64_t));
+        *matrix = calloc((size_t) P * A, sizeof(int64_t));
+        if (tot > INT_MAX || NULL == pairs || NULL == *matrix) {
+            ret = OMPI_ERR_OUT_OF_RESOURCE;
+            goto out;
+        }
+    }
+    ret = fh->f_comm->c_coll->coll_gatherv(mine, nnz, MPI_LONG_LONG, pairs, cnt, disp,
+                                           MPI_LONG_LONG, 0, fh->f_comm,
+                                           fh->f_comm->c_coll->coll_gatherv_module);
+    if (OMPI_SUCCESS != ret) {
+        goto out;
+    }
+    if (0 == fh->f_rank) {
+        for (r = 0; r < P; r++) {
+            int k;
+            for (k = 0; k < cnt[r]; k += 2) {
+                int64_t dd = pairs[disp[r] + k];
+                if (dd < 0 || dd >= A) {
+                    ret = OMPI_ERROR;
+                    goto out;
+                }
+                (*matrix)[(size_t) r * A + dd] = pairs[disp[r] + k + 1];
+            }
+        }
+    }
+out:
+    if (OMPI_SUCCESS != ret) {
+        free(*matrix);
+        *matrix = NULL;
+    }
+    free(mine);
+    free(pairs);
+    free(cnt);
+    free(disp);
+    return ret;
+}
+
 void mca_fcoll_la_twophase_window(const mca_fcoll_la_twophase_plan_t *plan,
                                   int d, int64_t c, int64_t *ws, int64_t *we)
 {
@@ -653,16 +735,7 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
         st->assign_time_last = 0.0;
     } else {
         t0 = lat_now();
-        if (0 == plan->rank) {
-            matrix = malloc((size_t) P * A * sizeof(int64_t));
-            if (NULL == matrix) {
-                ret = OMPI_ERR_OUT_OF_RESOURCE;
-                goto out;   /* the other ranks then fail in the gather */
-            }
-        }
-        ret = fh->f_comm->c_coll->coll_gather(gain, A, MPI_LONG_LONG, matrix, A,
-                                              MPI_LONG_LONG, 0, fh->f_comm,
-                                              fh->f_comm->c_coll->coll_gather_module);
+        ret = lat_gather_matrix(fh, A, gain, &matrix);
         if (OMPI_SUCCESS != ret) {
             goto out;
         }
