@@ -56,6 +56,11 @@ run pvars-nolap 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_assig
 run pvars-override 4 --mca io_ompio_num_aggregators 1 --mca fcoll_la_twophase_num_aggregators 4 -- pvars lap
 run pvars-node2 4 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 2 \
     --mca io_ompio_num_aggregators 4 -- pvars node2
+run pvars-node3 7 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 3 \
+    --mca io_ompio_num_aggregators 7 -- pvars node3
+# the real node detection: this machine is one node, so one aggregator
+run pvars-node-real 3 --mca fcoll_la_twophase_one_per_node 1 \
+    --mca io_ompio_num_aggregators 3 -- pvars node0
 
 # a bad parameter value is reported (show_help) and replaced by a valid one
 mpirun_t -np 2 "${LAT[@]}" --mca fcoll_la_twophase_cycle_buffer_size 100 ./t "$D" views >badcycle.txt 2>&1 ||

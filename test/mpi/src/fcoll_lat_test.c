@@ -11,7 +11,8 @@
  *
  *   fcoll_lat_test DIR views      all view kinds
  *   fcoll_lat_test DIR pvars MODE [MAXBUF]
- *                                 MPI_T variables; MODE: lap | nolap | node2;
+ *                                 MPI_T variables; MODE: lap | nolap | nodeK
+ *                                 (K ranks a node; node0: real detection);
  *                                 MAXBUF: the cycle buffer size in force
  *   fcoll_lat_test DIR errors     a write to /dev/full must return an error
  *
@@ -658,12 +659,16 @@ static void test_pvars(const char *mode, long maxbuf)
         CHECK(nprocs == 1 || (ex1 == n && in1 == 0 && msgs1 >= 1),
               "nolap: exchanged %g in place %g messages %g (expected %d 0 >=1)",
               ex1, in1, msgs1, n);
-    } else if (0 == strcmp(mode, "node2")) {
-        /* records interleaved over all ranks: every domain has data of every
-         * rank, so every aggregator keeps some in place; at most one
-         * aggregator per node of 2 ranks */
+    } else if (0 == strncmp(mode, "node", 4)) {
+        /* nodeK: nodes of K ranks (fcoll_la_twophase_node_size K); node0:
+         * the real node detection, all ranks on this one machine.  Records
+         * interleaved over all ranks: every domain has data of every rank,
+         * so every aggregator keeps some in place; at most one aggregator
+         * per node, as many aggregators as nodes. */
         MPI_Datatype c, ft;
-        int agg, *all = malloc(nprocs * sizeof(int)), k;
+        int agg, *all = malloc(nprocs * sizeof(int)), k, j;
+        int K = atoi(mode + 4) > 0 ? atoi(mode + 4) : nprocs;
+        int nnodes = (nprocs + K - 1) / K, naggs = 0;
         MPI_Type_contiguous(64, MPI_BYTE, &c);
         MPI_Type_create_resized(c, 0, 64 * nprocs, &ft);
         MPI_Type_commit(&ft);
@@ -671,17 +676,16 @@ static void test_pvars(const char *mode, long maxbuf)
         MPI_OK(MPI_File_write_all(fh, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
         agg = pvar_read(ses, "fcoll_la_twophase_bytes_in_place_last") > 0;
         MPI_Allgather(&agg, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
-        for (k = 0; k + 1 < nprocs; k += 2) {
-            CHECK(!(all[k] && all[k + 1]), "node2: ranks %d and %d both aggregate", k, k + 1);
-        }
-        {
-            int naggs = 0;
-            for (k = 0; k < nprocs; k++) {
-                naggs += all[k];
+        for (k = 0; k < nprocs; k += K) {
+            int here = 0;
+            for (j = k; j < k + K && j < nprocs; j++) {
+                here += all[j];
             }
-            CHECK(naggs == (nprocs + 1) / 2, "node2: %d aggregators, expected %d",
-                  naggs, (nprocs + 1) / 2);
+            CHECK(here <= 1, "%s: %d aggregators on the node of ranks %d..%d", mode, here,
+                  k, k + K - 1);
+            naggs += here;
         }
+        CHECK(naggs == nnodes, "%s: %d aggregators, expected %d", mode, naggs, nnodes);
         MPI_Type_free(&ft);
         MPI_Type_free(&c);
         free(all);
@@ -690,7 +694,7 @@ static void test_pvars(const char *mode, long maxbuf)
     /* and the data are right */
     memset(rb, 0, n);
     MPI_OK(MPI_File_read_at_all(fh, off, rb, n, MPI_BYTE, MPI_STATUS_IGNORE));
-    if (0 != strcmp(mode, "node2")) {
+    if (0 != strncmp(mode, "node", 4)) {
         CHECK(0 == memcmp(rb, b, n), "pvars: read back differs");
     }
     for (i = 0; i < h_num; i++) {
