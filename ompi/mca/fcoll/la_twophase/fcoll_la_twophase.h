@@ -11,15 +11,18 @@
  *      of its layout gives the accessed range, which is cut into A equal
  *      file domains;
  *   3. every rank measures what it holds in each domain (bytes or
- *      contiguous pieces), rank 0 gathers the P x A matrix and solves the
- *      LAP, the aggregator list is broadcast (skipped while the layout and
- *      sizes are the same as in the previous call on this file);
+ *      contiguous pieces), rank 0 gathers the non-zero entries of the
+ *      P x A matrix and solves the LAP, the aggregator list is broadcast
+ *      (skipped while the layout and sizes are the same as in the previous
+ *      call on this file);
  *   4. every rank tells each aggregator which (offset, length) pieces it
  *      has in that aggregator's domain;
  *   5. the domains are processed in windows of cycle_buffer_size bytes:
  *      data moves between processes over the PML straight from/to user
  *      memory (derived datatypes, no packing copies) and the aggregator
- *      writes (reads) the covered ranges of its window.
+ *      writes (reads) the covered ranges of its window; a window holding
+ *      only the aggregator's own data goes straight between its buffer and
+ *      the file (fcoll_la_twophase_file_{write,read}_all.c).
  */
 
 #ifndef MCA_FCOLL_LA_TWOPHASE_H
