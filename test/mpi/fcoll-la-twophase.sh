@@ -46,6 +46,11 @@ run views-5-ompio2 5 --mca io_ompio_num_aggregators 2 \
 run views-6-node2 6 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 2 -- views
 run views-2-nolap 2 --mca fcoll_la_twophase_assign 0 -- views
 
+# random irregular views (chunk sizes, holes, owners, strided memory,
+# displacement, number of calls), against the reference too
+run fuzz-4-cycle4k 4 --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 40
+run fuzz-7-aggr3 7 --mca fcoll_la_twophase_num_aggregators 3 -- fuzz 20
+
 # MPI_T: the LAP keeps everything in place where the default moves it all
 run pvars-lap 4 --mca io_ompio_num_aggregators 4 -- pvars lap 4194304
 run pvars-lap-cycle 4 --mca io_ompio_num_aggregators 4 \

@@ -14,6 +14,7 @@
  *                                 MPI_T variables; MODE: lap | nolap | nodeK
  *                                 (K ranks a node; node0: real detection);
  *                                 MAXBUF: the cycle buffer size in force
+ *   fcoll_lat_test DIR fuzz N     N random irregular cases
  *   fcoll_lat_test DIR errors     a write to /dev/full must return an error
  *
  * Prints "fcoll_lat_test: <what> OK" on success; any mismatch prints FAIL
@@ -390,6 +391,68 @@ static void case_indexed(const char *name, uint64_t seed, int evens_only)
         t.mcount = 1;
     } else {
         t.mcount = 0;       /* empty rank: zero-byte collective call */
+    }
+    run_case(&t);
+    free_case(&t);
+    free(bl);
+    free(dp);
+}
+
+/* Random cases: chunk sizes, holes, owners (often a rank other than the
+ * region's default aggregator), a strided memory layout, displacement and
+ * number of calls all drawn from the seed. */
+static void case_fuzz(uint64_t seed)
+{
+    static char name[64];
+    tcase_t t;
+    int nchunks, maxlen, holes, stride, shift, cap = 1024, n = 0, i;
+    int *bl = malloc(cap * sizeof(int));
+    MPI_Aint *dp = malloc(cap * sizeof(MPI_Aint));
+    int64_t off = 0, total = 0;
+    const int maxlens[4] = {4, 64, 700, 9000};
+    snprintf(name, sizeof(name), "fuzz-%llu", (unsigned long long) seed);
+    t = base_case(name);
+    rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
+    nchunks = 1 + (int) (rng() % 1500);
+    maxlen = maxlens[rng() % 4];
+    holes = (int) (rng() % 3);              /* 0: none, 1: some, 2: many */
+    stride = 1 + (int) (rng() % 3);
+    shift = (int) (rng() % (uint64_t) nprocs);
+    t.disp = (MPI_Offset) (rng() % 10000);
+    t.parts = 1 + (int) (rng() % 3);
+    for (i = 0; i < nchunks; i++) {
+        int len = 1 + (int) (rng() % (uint64_t) maxlen);
+        int owner;
+        if (holes && rng() % (holes == 1 ? 8 : 2) == 0) {
+            off += (int64_t) (rng() % (uint64_t) (2 * maxlen));
+        }
+        if (rng() % 10 < 7) {   /* locality: region i*P/nchunks, shifted */
+            owner = (int) (((int64_t) i * nprocs / nchunks + shift) % nprocs);
+        } else {
+            owner = (int) (rng() % (uint64_t) nprocs);
+        }
+        if (owner == rank) {
+            if (n == cap) {
+                cap *= 2;
+                bl = realloc(bl, cap * sizeof(int));
+                dp = realloc(dp, cap * sizeof(MPI_Aint));
+            }
+            bl[n] = len;
+            dp[n] = (MPI_Aint) off;
+            n++;
+            total += len;
+        }
+        off += len;
+    }
+    if (n > 0) {
+        MPI_Type_create_hindexed(n, bl, dp, MPI_BYTE, &t.ftype);
+        MPI_Type_commit(&t.ftype);
+        MPI_Type_create_resized(MPI_BYTE, 0, stride, &t.mtype);
+        MPI_Type_commit(&t.mtype);
+        t.mcount = (int) total;
+    } else {
+        t.mcount = 0;
+        t.parts = 1;
     }
     run_case(&t);
     free_case(&t);
@@ -776,6 +839,11 @@ int main(int argc, char **argv)
         case_overlap();
         case_shared_read();
         case_interleaved("past-2GiB", 40, 700, ((MPI_Offset) 3 << 30) + 7);
+    } else if (0 == strcmp(what, "fuzz") && argc > 3) {
+        int k, nf = atoi(argv[3]);
+        for (k = 1; k <= nf; k++) {
+            case_fuzz((uint64_t) k + 1000 * (uint64_t) nprocs);
+        }
     } else if (0 == strcmp(what, "pvars") && argc > 3) {
         test_pvars(argv[3], argc > 4 ? atol(argv[4]) : 0);
     } else if (0 == strcmp(what, "errors")) {
