@@ -1,0 +1,245 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Collective-write benchmark for fcoll components (bench/fcoll_bench.sh
+ * runs it with la_twophase, two_phase and vulcan).
+ *
+ *   fcoll_bench FILE irregular|regular MB REPS
+ *
+ * irregular (BIPS3D-like): elements of 48 bytes; the file is cut into P
+ *   equal regions; runs of 1..32 elements of region g belong (70 % of the
+ *   runs) to rank (g + P/2 + 1) mod P -- locality, but not the rank
+ *   two-phase picks as region g's aggregator -- and the rest are scattered
+ *   runs of 1..8 elements of random ranks (about 10 % of the bytes, 1/P of
+ *   which land on the right rank anyway).  Each rank writes its elements with one
+ *   hindexed file view, contiguous in memory.
+ * regular (STEM-like): 4 time steps; in each, rank r writes a contiguous
+ *   block of MB/4/P MiB at step * MB/4 + r * block.
+ *
+ * Times are the slowest rank's, between barriers; the median of REPS
+ * repetitions is printed.  REPS = 0 does one write and nothing else: run
+ * so under --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output
+ * 1 it gives the bytes and messages of one collective write (the script
+ * sums the "E" lines Open MPI prints at MPI_Finalize).  With ASSIGN=1 in
+ * the environment it also prints the slowest rank's la_twophase assignment
+ * time of the first write (MPI_T fcoll_la_twophase_assign_time_last; not
+ * together with pml monitoring, whose output MPI_T use turns off).
+ */
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ESZ 48
+
+static int rank, nprocs;
+
+static uint64_t rs = 88172645463325252ULL;
+static uint64_t rnd(void)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return rs;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+/* fcoll_la_twophase_assign_time_last, or -1 when not found. */
+static double assign_time_last(void)
+{
+    int n, i, provided, cnt;
+    double v = -1.0;
+    MPI_T_pvar_session ses;
+    MPI_T_pvar_handle h;
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_T_pvar_get_num(&n);
+    for (i = 0; i < n; i++) {
+        char nm[256], desc[1024];
+        int nl = sizeof(nm), dl = sizeof(desc), verb, cls, bind, ro, cont, atom;
+        MPI_Datatype dt;
+        MPI_T_enum en;
+        if (MPI_SUCCESS != MPI_T_pvar_get_info(i, nm, &nl, &verb, &cls, &dt, &en, desc,
+                                               &dl, &bind, &ro, &cont, &atom)) {
+            continue;
+        }
+        if (0 == strcmp(nm, "fcoll_la_twophase_assign_time_last")) {
+            MPI_T_pvar_session_create(&ses);
+            MPI_T_pvar_handle_alloc(ses, i, NULL, &h, &cnt);
+            MPI_T_pvar_read(ses, h, &v);
+            MPI_T_pvar_handle_free(ses, &h);
+            MPI_T_pvar_session_free(&ses);
+            break;
+        }
+    }
+    MPI_T_finalize();
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path, *wl;
+    int64_t total, my = 0, i;
+    int reps, r, nruns = 0, cap = 1024, steps = 1, s;
+    int *bl = NULL;
+    MPI_Aint *dp = NULL;
+    char *buf;
+    MPI_Datatype ft = MPI_BYTE;
+    MPI_File fh;
+    double *tw, *tr;
+    int count_only;
+    int64_t block = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    if (argc < 5) {
+        if (0 == rank) {
+            fprintf(stderr, "usage: fcoll_bench FILE irregular|regular MB REPS\n");
+        }
+        MPI_Finalize();
+        return 2;
+    }
+    path = argv[1];
+    wl = argv[2];
+    total = (int64_t) atoi(argv[3]) << 20;
+    reps = atoi(argv[4]);
+    count_only = reps <= 0;
+    if (count_only) {
+        reps = 1;
+    }
+
+    if (0 == strcmp(wl, "irregular")) {
+        int64_t E = total / ESZ, e = 0;
+        bl = malloc(cap * sizeof(int));
+        dp = malloc(cap * sizeof(MPI_Aint));
+        while (e < E) {
+            int64_t g = e * nprocs / E;
+            int owner, len;
+            if (rnd() % 100 < 70) {
+                owner = (int) ((g + nprocs / 2 + 1) % nprocs);
+                len = 1 + (int) (rnd() % 32);
+            } else {
+                owner = (int) (rnd() % nprocs);
+                len = 1 + (int) (rnd() % 8);
+            }
+            if (e + len > E) {
+                len = (int) (E - e);
+            }
+            if (owner == rank) {
+                if (nruns > 0 && dp[nruns - 1] + bl[nruns - 1] == (MPI_Aint) e * ESZ) {
+                    bl[nruns - 1] += len * ESZ;
+                } else {
+                    if (nruns == cap) {
+                        cap *= 2;
+                        bl = realloc(bl, cap * sizeof(int));
+                        dp = realloc(dp, cap * sizeof(MPI_Aint));
+                    }
+                    bl[nruns] = len * ESZ;
+                    dp[nruns] = (MPI_Aint) e * ESZ;
+                    nruns++;
+                }
+                my += (int64_t) len * ESZ;
+            }
+            e += len;
+        }
+        MPI_Type_create_hindexed(nruns, bl, dp, MPI_BYTE, &ft);
+        MPI_Type_commit(&ft);
+    } else {
+        steps = 4;
+        block = total / steps / nprocs;
+        my = block * steps;
+    }
+    buf = malloc((size_t) my + 1);
+    for (i = 0; i < my; i++) {
+        buf[i] = (char) (rank + i * 7);
+    }
+    tw = malloc(reps * sizeof(double));
+    tr = malloc(reps * sizeof(double));
+
+    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    if (MPI_BYTE != ft) {
+        MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+    }
+    for (r = 0; r < reps; r++) {
+        double t0, t, tmax;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        for (s = 0; s < steps; s++) {
+            if (MPI_BYTE != ft) {
+                MPI_File_write_at_all(fh, 0, buf, (int) my, MPI_BYTE, MPI_STATUS_IGNORE);
+            } else {
+                MPI_File_write_at_all(fh, (MPI_Offset) s * block * nprocs + rank * block,
+                                      buf + s * block, (int) block, MPI_BYTE,
+                                      MPI_STATUS_IGNORE);
+            }
+        }
+        t = MPI_Wtime() - t0;
+        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        tw[r] = tmax;
+        tr[r] = 0.0;
+        if (0 == r && getenv("ASSIGN")) {
+            double a = assign_time_last(), amax;
+            MPI_Reduce(&a, &amax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+            if (0 == rank) {
+                printf("ASSIGN %d processes: slowest rank's assignment step %.3f ms\n",
+                       nprocs, amax * 1e3);
+            }
+        }
+        if (count_only) {
+            break;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        for (s = 0; s < steps; s++) {
+            if (MPI_BYTE != ft) {
+                MPI_File_read_at_all(fh, 0, buf, (int) my, MPI_BYTE, MPI_STATUS_IGNORE);
+            } else {
+                MPI_File_read_at_all(fh, (MPI_Offset) s * block * nprocs + rank * block,
+                                     buf + s * block, (int) block, MPI_BYTE,
+                                     MPI_STATUS_IGNORE);
+            }
+        }
+        t = MPI_Wtime() - t0;
+        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        tr[r] = tmax;
+    }
+    MPI_File_close(&fh);
+    /* check the data of the last read */
+    if (!count_only) {
+        int bad = 0, gbad;
+        for (i = 0; i < my; i++) {
+            if (buf[i] != (char) (rank + i * 7)) {
+                bad = 1;
+                break;
+            }
+        }
+        MPI_Allreduce(&bad, &gbad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (gbad && 0 == rank) {
+            printf("fcoll_bench: FAIL: read back differs\n");
+        }
+    }
+    if (0 == rank) {
+        qsort(tw, reps, sizeof(double), cmp_d);
+        qsort(tr, reps, sizeof(double), cmp_d);
+        printf("RESULT %s MB=%lld write_s=%.4f read_s=%.4f\n", wl,
+               (long long) (total >> 20), tw[reps / 2], tr[reps / 2]);
+    }
+    if (MPI_BYTE != ft) {
+        MPI_Type_free(&ft);
+    }
+    free(buf);
+    free(bl);
+    free(dp);
+    free(tw);
+    free(tr);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,207 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * fcoll/la_twophase: two-phase collective I/O whose aggregators are chosen
+ * by a Linear Assignment Problem (LA-Two-Phase I/O, Filgueira et al.).
+ *
+ * One collective call runs these steps (fcoll_la_twophase_domain.c):
+ *   1. the memory datatype and the file view become lists of byte ranges;
+ *   2. an allgather of every rank's first/last byte, byte count and a hash
+ *      of its layout gives the accessed range, which is cut into A equal
+ *      file domains;
+ *   3. every rank measures what it holds in each domain (bytes or
+ *      contiguous pieces), rank 0 gathers the non-zero entries of the
+ *      P x A matrix and solves the LAP, the aggregator list is broadcast
+ *      (skipped while the layout and sizes are the same as in the previous
+ *      call on this file);
+ *   4. every rank tells each aggregator which (offset, length) pieces it
+ *      has in that aggregator's domain;
+ *   5. the domains are processed in windows of cycle_buffer_size bytes:
+ *      data moves between processes over the PML straight from/to user
+ *      memory (derived datatypes, no packing copies) and the aggregator
+ *      writes (reads) the covered ranges of its window; a window holding
+ *      only the aggregator's own data goes straight between its buffer and
+ *      the file (fcoll_la_twophase_file_{write,read}_all.c).
+ */
+
+#ifndef MCA_FCOLL_LA_TWOPHASE_H
+#define MCA_FCOLL_LA_TWOPHASE_H
+
+#include "ompi_config.h"
+
+#include <stdint.h>
+
+#include "mpi.h"
+#include "ompi/mca/mca.h"
+#include "ompi/mca/fcoll/fcoll.h"
+#include "ompi/mca/fcoll/base/base.h"
+#include "ompi/mca/common/ompio/common_ompio.h"
+
+BEGIN_C_DECLS
+
+/* Cost measured per (process, file domain). */
+#define MCA_FCOLL_LA_TWOPHASE_COST_BYTES  0
+#define MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS 1
+
+/* MCA parameters. */
+extern int mca_fcoll_la_twophase_priority;
+extern int mca_fcoll_la_twophase_cycle_buffer_size;
+extern int mca_fcoll_la_twophase_num_aggregators;
+extern int mca_fcoll_la_twophase_cost;
+extern bool mca_fcoll_la_twophase_assign;
+extern bool mca_fcoll_la_twophase_one_per_node;
+extern bool mca_fcoll_la_twophase_cache;
+extern int mca_fcoll_la_twophase_node_size;
+
+/* Statistics, exported as MPI_T performance variables (per process). */
+typedef struct mca_fcoll_la_twophase_stats_t {
+    unsigned long long bytes_exchanged;       /* total, sent to other processes */
+    unsigned long long bytes_in_place;        /* total, own data in own domain */
+    unsigned long long messages;              /* total data messages sent */
+    unsigned long long bytes_exchanged_last;  /* last collective call */
+    unsigned long long bytes_in_place_last;
+    unsigned long long messages_last;
+    unsigned long long assignments;           /* LAP solves (cache misses) */
+    unsigned long long cache_hits;            /* assignments reused */
+    unsigned long long buffer_last;           /* cycle buffer bytes, last call */
+    double assign_time;                       /* total seconds */
+    double assign_time_last;                  /* seconds, last call */
+} mca_fcoll_la_twophase_stats_t;
+
+extern mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
+
+OMPI_MODULE_DECLSPEC extern mca_fcoll_base_component_2_0_0_t mca_fcoll_la_twophase_component;
+
+/* One contiguous piece of this process's access: file offset, length and
+ * position of its first byte in the process's data stream. */
+typedef struct mca_fcoll_la_twophase_piece_t {
+    int64_t off;
+    int64_t len;
+    int64_t pos;
+} mca_fcoll_la_twophase_piece_t;
+
+/* A walk over a sorted piece list, cut at window ends. */
+typedef struct mca_fcoll_la_twophase_cursor_t {
+    int idx;        /* current piece */
+    int end;        /* one past the last piece of the list */
+    int64_t done;   /* bytes of piece idx already consumed */
+} mca_fcoll_la_twophase_cursor_t;
+
+/* Everything one collective call needs after the assignment step. */
+typedef struct mca_fcoll_la_twophase_plan_t {
+    ompio_file_t *fh;
+    int rank, nprocs;
+    int num_domains;                /* A */
+    int64_t gmin, gmax, fd_size;    /* accessed range, domain size */
+    int64_t cycle;                  /* window size (cycle buffer) */
+    int64_t ncycles;                /* windows per domain */
+    int *agg;                       /* A entries: aggregator of each domain */
+    int my_domain;                  /* domain I aggregate, or -1 */
+    size_t max_data;                /* my bytes in this call */
+
+    /* my data in memory: contiguous at mem_base, or mem_cnt segments */
+    char *mem_base;
+    struct iovec *mem_iov;
+    int64_t *mem_prefix;            /* mem_cnt + 1 stream positions */
+    int mem_cnt;
+
+    /* my pieces split at domain ends, sorted by (domain, offset) */
+    mca_fcoll_la_twophase_piece_t *pieces;
+    int npieces;
+    int *dom_first;                 /* A + 1 indices into pieces */
+
+    /* aggregator only: every other process's pieces in my domain */
+    mca_fcoll_la_twophase_piece_t *meta;   /* pos unused */
+    int *meta_first;                /* nprocs + 1 indices into meta */
+} mca_fcoll_la_twophase_plan_t;
+
+/* Growable list of pieces (blocks of one message, covered ranges). */
+typedef struct mca_fcoll_la_twophase_pvec_t {
+    mca_fcoll_la_twophase_piece_t *v;
+    int n, cap;
+} mca_fcoll_la_twophase_pvec_t;
+
+/* Growable list of memory blocks of one message. */
+typedef struct mca_fcoll_la_twophase_tvec_t {
+    int *blen;
+    ptrdiff_t *addr;
+    int n, cap;
+} mca_fcoll_la_twophase_tvec_t;
+
+/* Exchange helpers, in fcoll_la_twophase_file_write_all.c, used by the
+ * write and the read. */
+int mca_fcoll_la_twophase_take(const mca_fcoll_la_twophase_piece_t *list,
+                               mca_fcoll_la_twophase_cursor_t *cur, int64_t we,
+                               mca_fcoll_la_twophase_pvec_t *out);
+int mca_fcoll_la_twophase_tvec_push(mca_fcoll_la_twophase_tvec_t *t,
+                                    ptrdiff_t addr, int64_t len);
+int mca_fcoll_la_twophase_pvec_push(mca_fcoll_la_twophase_pvec_t *p, int64_t off,
+                                    int64_t len, int64_t pos);
+int mca_fcoll_la_twophase_mem_blocks(const mca_fcoll_la_twophase_plan_t *plan,
+                                     int64_t pos, int64_t len,
+                                     mca_fcoll_la_twophase_tvec_t *out);
+int mca_fcoll_la_twophase_post(mca_fcoll_la_twophase_tvec_t *t, bool send, int peer,
+                               int tag, ompi_communicator_t *comm,
+                               ompi_request_t **req, ompi_datatype_t **type);
+/* Merge covered ranges (sorted in place) and write/read them between the
+ * file and the window buffer starting at file offset ws. */
+int mca_fcoll_la_twophase_window_io(ompio_file_t *fh, mca_fcoll_la_twophase_pvec_t *cov,
+                                    char *winbuf, int64_t ws, bool write);
+/* Write/read the given blocks of my own data straight between my buffer
+ * and the file (a window that holds no other process's data). */
+int mca_fcoll_la_twophase_direct_io(ompio_file_t *fh,
+                                    const mca_fcoll_la_twophase_plan_t *plan,
+                                    const mca_fcoll_la_twophase_pvec_t *blocks,
+                                    mca_fcoll_la_twophase_tvec_t *seg, bool write);
+/* Final agreement on errors: every rank returns an error when any failed. */
+int mca_fcoll_la_twophase_agree(ompio_file_t *fh, int ret);
+
+#define LAT_TAG_DATA 0x4c42
+
+/* Component / module entry points. */
+int mca_fcoll_la_twophase_component_init_query(bool enable_progress_threads,
+                                               bool enable_mpi_threads);
+mca_fcoll_base_module_1_0_0_t *
+mca_fcoll_la_twophase_component_file_query(ompio_file_t *fh, int *priority);
+int mca_fcoll_la_twophase_component_file_unquery(ompio_file_t *fh);
+int mca_fcoll_la_twophase_module_init(ompio_file_t *fh);
+int mca_fcoll_la_twophase_module_finalize(ompio_file_t *fh);
+
+int mca_fcoll_la_twophase_file_write_all(ompio_file_t *fh, const void *buf,
+                                         int count,
+                                         struct ompi_datatype_t *datatype,
+                                         ompi_status_public_t *status);
+int mca_fcoll_la_twophase_file_read_all(ompio_file_t *fh, void *buf,
+                                        int count,
+                                        struct ompi_datatype_t *datatype,
+                                        ompi_status_public_t *status);
+
+/* Steps 1-4.  Returns OMPI_SUCCESS with plan->num_domains == 0 when no
+ * process accesses any byte.  Collective over fh->f_comm. */
+int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
+                                     int count, struct ompi_datatype_t *dt,
+                                     mca_fcoll_la_twophase_plan_t *plan);
+void mca_fcoll_la_twophase_plan_free(mca_fcoll_la_twophase_plan_t *plan);
+
+/* Forget the cached assignment of this file (file close). */
+void mca_fcoll_la_twophase_cache_drop(ompio_file_t *fh);
+
+/* Window [*ws, *we) of domain d in cycle c. */
+void mca_fcoll_la_twophase_window(const mca_fcoll_la_twophase_plan_t *plan,
+                                  int d, int64_t c, int64_t *ws, int64_t *we);
+
+/* Cycle index of the next unconsumed byte under cursor cur of domain d,
+ * or INT64_MAX when the cursor is exhausted. */
+int64_t mca_fcoll_la_twophase_next_cycle(const mca_fcoll_la_twophase_plan_t *plan,
+                                         const mca_fcoll_la_twophase_piece_t *list,
+                                         const mca_fcoll_la_twophase_cursor_t *cur,
+                                         int d);
+
+/* Verbose output on the fcoll framework stream. */
+#define LAT_VERBOSE(lvl, ...) \
+    opal_output_verbose((lvl), ompi_fcoll_base_framework.framework_output, __VA_ARGS__)
+
+END_C_DECLS
+
+#endif /* MCA_FCOLL_LA_TWOPHASE_H */

@@ -1,0 +1,190 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * fcoll/la_twophase component: MCA parameters and MPI_T performance
+ * variables.
+ */
+
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "mpi.h"
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/base/mca_base_var_enum.h"
+#include "opal/mca/base/mca_base_pvar.h"
+#include "fcoll_la_twophase.h"
+
+const char *mca_fcoll_la_twophase_component_version_string =
+    "Open MPI la_twophase collective MCA component version " OMPI_VERSION;
+
+int mca_fcoll_la_twophase_priority = 1;
+int mca_fcoll_la_twophase_cycle_buffer_size = 4 * 1024 * 1024;
+int mca_fcoll_la_twophase_num_aggregators = -1;
+int mca_fcoll_la_twophase_cost = MCA_FCOLL_LA_TWOPHASE_COST_BYTES;
+bool mca_fcoll_la_twophase_assign = true;
+bool mca_fcoll_la_twophase_one_per_node = false;
+bool mca_fcoll_la_twophase_cache = true;
+int mca_fcoll_la_twophase_node_size = 0;
+
+mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
+
+static int la_twophase_register(void);
+
+mca_fcoll_base_component_2_0_0_t mca_fcoll_la_twophase_component = {
+    .fcollm_version = {
+        MCA_FCOLL_BASE_VERSION_2_0_0,
+        .mca_component_name = "la_twophase",
+        MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                              OMPI_RELEASE_VERSION),
+        .mca_register_component_params = la_twophase_register,
+    },
+    .fcollm_data = {
+        MCA_BASE_METADATA_PARAM_CHECKPOINT
+    },
+    .fcollm_init_query = mca_fcoll_la_twophase_component_init_query,
+    .fcollm_file_query = mca_fcoll_la_twophase_component_file_query,
+    .fcollm_file_unquery = mca_fcoll_la_twophase_component_file_unquery,
+};
+
+static const mca_base_var_enum_value_t cost_values[] = {
+    {MCA_FCOLL_LA_TWOPHASE_COST_BYTES, "bytes"},
+    {MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS, "blocks"},
+    {0, NULL}
+};
+
+static void reg_ull_pvar(const char *name, const char *desc, int var_class,
+                         unsigned long long *ctx)
+{
+    (void) mca_base_component_pvar_register(
+        &mca_fcoll_la_twophase_component.fcollm_version, name, desc,
+        OPAL_INFO_LVL_4, var_class, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+        NULL, MPI_T_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+        NULL, NULL, NULL, ctx);
+}
+
+static void reg_double_pvar(const char *name, const char *desc, int var_class,
+                            double *ctx)
+{
+    (void) mca_base_component_pvar_register(
+        &mca_fcoll_la_twophase_component.fcollm_version, name, desc,
+        OPAL_INFO_LVL_4, var_class, MCA_BASE_VAR_TYPE_DOUBLE,
+        NULL, MPI_T_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+        NULL, NULL, NULL, ctx);
+}
+
+static int la_twophase_register(void)
+{
+    const mca_base_component_t *c = &mca_fcoll_la_twophase_component.fcollm_version;
+    mca_base_var_enum_t *cost_enum = NULL;
+    mca_fcoll_la_twophase_stats_t *s = &mca_fcoll_la_twophase_stats;
+
+    mca_fcoll_la_twophase_priority = 1;
+    (void) mca_base_component_var_register(c, "priority",
+        "Priority of the la_twophase fcoll component (low by default: select it "
+        "with --mca fcoll la_twophase)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9,
+        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_priority);
+
+    mca_fcoll_la_twophase_cycle_buffer_size = 4 * 1024 * 1024;
+    (void) mca_base_component_var_register(c, "cycle_buffer_size",
+        "Bytes of a file domain an aggregator handles per cycle; bounds the "
+        "aggregator's buffer memory (4096 .. 1073741824, default 4 MiB)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_cycle_buffer_size);
+
+    mca_fcoll_la_twophase_num_aggregators = -1;
+    (void) mca_base_component_var_register(c, "num_aggregators",
+        "Number of aggregators (file domains).  -1: io_ompio_num_aggregators "
+        "when that is set, else OMPIO's default choice.  Overrides both when > 0",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_num_aggregators);
+
+    mca_fcoll_la_twophase_cost = MCA_FCOLL_LA_TWOPHASE_COST_BYTES;
+    (void) mca_base_var_enum_create("fcoll_la_twophase_cost", cost_values, &cost_enum);
+    (void) mca_base_component_var_register(c, "cost",
+        "What the assignment maximises per (process, file domain): \"bytes\" "
+        "the process already holds in the domain (default), or \"blocks\", "
+        "the number of contiguous pieces it holds there (the seed's measure)",
+        MCA_BASE_VAR_TYPE_INT, cost_enum, 0, 0, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_cost);
+    if (NULL != cost_enum) {
+        OBJ_RELEASE(cost_enum);
+    }
+
+    mca_fcoll_la_twophase_assign = true;
+    (void) mca_base_component_var_register(c, "assign",
+        "Choose the aggregators by the Linear Assignment Problem (default true); "
+        "false keeps the standard two-phase aggregators (rank d*P/A for domain d)",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_assign);
+
+    mca_fcoll_la_twophase_one_per_node = false;
+    (void) mca_base_component_var_register(c, "one_per_node",
+        "At most one aggregator per node: the number of aggregators is capped "
+        "at the number of nodes and the LAP assigns domains to nodes, each "
+        "taking the process of the node that holds most of its domain",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_one_per_node);
+
+    mca_fcoll_la_twophase_cache = true;
+    (void) mca_base_component_var_register(c, "cache",
+        "Reuse the last assignment of a file while every process's layout "
+        "(relative offsets, lengths) and byte count stay the same (default true)",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_cache);
+
+    mca_fcoll_la_twophase_node_size = 0;
+    (void) mca_base_component_var_register(c, "node_size",
+        "Testing aid for one_per_node: when > 0, treat ranks r and s as on the "
+        "same node iff r / node_size == s / node_size instead of asking the "
+        "runtime (0, default: real node locality)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9,
+        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_node_size);
+
+    memset(s, 0, sizeof(*s));
+    reg_ull_pvar("bytes_exchanged",
+                 "Bytes this process sent to other processes in the exchange "
+                 "phase of la_twophase collective writes and reads (total)",
+                 MCA_BASE_PVAR_CLASS_COUNTER, &s->bytes_exchanged);
+    reg_ull_pvar("bytes_in_place",
+                 "Bytes of this process's own data in the file domain it "
+                 "aggregates, which needed no exchange (total)",
+                 MCA_BASE_PVAR_CLASS_COUNTER, &s->bytes_in_place);
+    reg_ull_pvar("messages",
+                 "Data messages this process sent in exchange phases (total)",
+                 MCA_BASE_PVAR_CLASS_COUNTER, &s->messages);
+    reg_ull_pvar("bytes_exchanged_last",
+                 "As bytes_exchanged, for the last collective call only",
+                 MCA_BASE_PVAR_CLASS_GENERIC, &s->bytes_exchanged_last);
+    reg_ull_pvar("bytes_in_place_last",
+                 "As bytes_in_place, for the last collective call only",
+                 MCA_BASE_PVAR_CLASS_GENERIC, &s->bytes_in_place_last);
+    reg_ull_pvar("messages_last",
+                 "As messages, for the last collective call only",
+                 MCA_BASE_PVAR_CLASS_GENERIC, &s->messages_last);
+    reg_ull_pvar("assignments",
+                 "Aggregator assignments computed (LAP solved; cache misses)",
+                 MCA_BASE_PVAR_CLASS_COUNTER, &s->assignments);
+    reg_ull_pvar("cache_hits",
+                 "Collective calls that reused the cached assignment",
+                 MCA_BASE_PVAR_CLASS_COUNTER, &s->cache_hits);
+    reg_ull_pvar("buffer_last",
+                 "Bytes of the cycle buffer this process allocated in the last "
+                 "collective call (0 when it aggregated no domain); never more "
+                 "than fcoll_la_twophase_cycle_buffer_size",
+                 MCA_BASE_PVAR_CLASS_GENERIC, &s->buffer_last);
+    reg_double_pvar("assign_time",
+                    "Seconds spent in the assignment step (measure, gather, "
+                    "solve, broadcast; total)",
+                    MCA_BASE_PVAR_CLASS_TIMER, &s->assign_time);
+    reg_double_pvar("assign_time_last",
+                    "Seconds spent in the assignment step of the last call "
+                    "(0 when the cached assignment was reused)",
+                    MCA_BASE_PVAR_CLASS_GENERIC, &s->assign_time_last);
+
+    return OMPI_SUCCESS;
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# fcoll/la_twophase: listed by ompi_info and selected by --mca fcoll
+# la_twophase; collective write and read byte-for-byte against independent
+# I/O for contiguous blocks, interleaved records, irregular indexed views
+# with holes, 2-D/3-D subarrays, block-cyclic darrays, empty ranks, zero
+# bytes, overlapping writes, overlapping reads and a view past 2 GiB, at 1
+# to 8 ranks and
+# with the parameters that change the algorithm (tiny cycle buffer, blocks
+# cost, fewer aggregators, one per node, no LAP); MPI_T variables; an I/O
+# error comes back as MPI_ERR_IO.
+. "$TEST_LIB"
+"$OMPI_INFO" --param fcoll la_twophase --level 9 >info.txt
+assert_grep 'MCA fcoll: la_twophase' info.txt "ompi_info does not list fcoll la_twophase"
+for p in cycle_buffer_size num_aggregators cost one_per_node; do
+    assert_grep "fcoll_la_twophase_$p" info.txt "parameter fcoll_la_twophase_$p missing"
+done
+build_mpi "$TOP/test/mpi/src/fcoll_lat_test.c" t
+D=${TMPDIR:-/tmp}/fcoll-lat.$$
+mkdir -p "$D"
+trap 'rm -rf "$D"' EXIT
+LAT=(--mca fcoll la_twophase)
+
+run() {   # run NAME NP ARGS... -- TESTARGS...
+    local name=$1 np=$2; shift 2
+    local mca=()
+    while [ "$1" != -- ]; do mca+=("$1"); shift; done; shift
+    if ! mpirun_t -np "$np" "${LAT[@]}" "${mca[@]}" ./t "$D" "$@" >"$name.txt" 2>&1; then
+        tail -25 "$name.txt"; fail "$name: exit status non-zero"
+    fi
+    assert_grep "^fcoll_lat_test: $1 OK" "$name.txt" "$name failed"
+    echo "$name: $(grep -c '^case .* ok' "$name.txt" || true) view cases ok"
+}
+
+# that the component really is the one used: its verbose line
+mpirun_t -np 2 "${LAT[@]}" --mca fcoll_base_verbose 10 ./t "$D" views >sel.txt 2>&1 ||
+    { tail -20 sel.txt; fail "selection run failed"; }
+assert_grep 'fcoll:la_twophase: 2 processes' sel.txt "la_twophase did not run the collective"
+
+run views-4 4 -- views
+run views-1 1 -- views
+run views-3-cycle4k 3 --mca fcoll_la_twophase_cycle_buffer_size 4096 \
+    --mca fcoll_la_twophase_cost blocks -- views
+run views-8-aggr3 8 --mca fcoll_la_twophase_num_aggregators 3 -- views
+run views-5-ompio2 5 --mca io_ompio_num_aggregators 2 \
+    --mca fcoll_la_twophase_cycle_buffer_size 65536 -- views
+run views-6-node2 6 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 2 -- views
+run views-2-nolap 2 --mca fcoll_la_twophase_assign 0 -- views
+
+# random irregular views (chunk sizes, holes, owners, strided memory,
+# displacement, number of calls), against the reference too
+run fuzz-4-cycle4k 4 --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 40
+run fuzz-7-aggr3 7 --mca fcoll_la_twophase_num_aggregators 3 -- fuzz 20
+
+# MPI_T: the LAP keeps everything in place where the default moves it all
+run pvars-lap 4 --mca io_ompio_num_aggregators 4 -- pvars lap 4194304
+run pvars-lap-cycle 4 --mca io_ompio_num_aggregators 4 \
+    --mca fcoll_la_twophase_cycle_buffer_size 65536 -- pvars lap 65536
+run pvars-lap-blocks 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_cost blocks -- pvars lap
+run pvars-nolap 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_assign 0 -- pvars nolap
+# fcoll_la_twophase_num_aggregators overrides io_ompio_num_aggregators
+run pvars-override 4 --mca io_ompio_num_aggregators 1 --mca fcoll_la_twophase_num_aggregators 4 -- pvars lap
+run pvars-node2 4 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 2 \
+    --mca io_ompio_num_aggregators 4 -- pvars node2
+run pvars-node3 7 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 3 \
+    --mca io_ompio_num_aggregators 7 -- pvars node3
+# the real node detection: this machine is one node, so one aggregator
+run pvars-node-real 3 --mca fcoll_la_twophase_one_per_node 1 \
+    --mca io_ompio_num_aggregators 3 -- pvars node0
+
+# a bad parameter value is reported (show_help) and replaced by a valid one
+mpirun_t -np 2 "${LAT[@]}" --mca fcoll_la_twophase_cycle_buffer_size 100 ./t "$D" views >badcycle.txt 2>&1 ||
+    { tail -20 badcycle.txt; fail "a cycle buffer size of 100 broke the run"; }
+assert_grep 'fcoll_la_twophase_cycle_buffer_size: 100' badcycle.txt "no message for a bad cycle buffer size"
+assert_grep '^fcoll_lat_test: views OK' badcycle.txt
+
+# errors come back as MPI error codes, on every rank
+run errors 3 -- errors
+grep -h '^pvars\|^errors' pvars-*.txt errors.txt
