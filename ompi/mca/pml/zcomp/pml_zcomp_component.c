@@ -23,7 +23,7 @@
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/show_help.h"
-#include "ompi/runtime/ompi_rte.h"
+#include "ompi/mca/rte/rte.h"
 
 #include "pml_zcomp.h"
 
@@ -359,9 +359,18 @@ static int zc_finalize(void)
         return OMPI_SUCCESS;
     }
     /* drain what is still in flight (sends the user freed early) */
-    while (!opal_list_is_empty(&mca_pml_zcomp.sends)
-           || !opal_list_is_empty(&mca_pml_zcomp.recvs)) {
-        opal_progress();
+    {
+        double t0 = mca_pml_zcomp_now();
+        while ((!opal_list_is_empty(&mca_pml_zcomp.sends)
+                || !opal_list_is_empty(&mca_pml_zcomp.recvs))
+               && mca_pml_zcomp_now() - t0 < 10.0) {
+            opal_progress();
+        }
+        if (!opal_list_is_empty(&mca_pml_zcomp.sends) || !opal_list_is_empty(&mca_pml_zcomp.recvs)) {
+            ZC_VERBOSE(1, "zcomp: finalize: %zu sends and %zu receives never completed",
+                       opal_list_get_size(&mca_pml_zcomp.sends),
+                       opal_list_get_size(&mca_pml_zcomp.recvs));
+        }
     }
     opal_progress_unregister(mca_pml_zcomp_progress);
     mca_pml_base_marked_recv_hook = NULL;

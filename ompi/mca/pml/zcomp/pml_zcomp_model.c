@@ -27,12 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stddef.h>
+
 #include "opal/class/opal_hash_table.h"
 #include "opal/datatype/opal_datatype_internal.h"
 #include "opal/util/show_help.h"
 #include "ompi/mca/bml/bml.h"
+#include "ompi/mca/bml/base/base.h"
 #include "ompi/proc/proc.h"
-#include "ompi/runtime/ompi_rte.h"
+#include "ompi/mca/rte/rte.h"
 
 #include "pml_zcomp.h"
 
@@ -208,8 +211,9 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
                secs > 0 ? "measured" : "at least", s / 1e6, p->bw / 1e6);
 }
 
-/* Calibration file: lines "<jobid-or-*> <vpid> <MB/s>" (# comments) written by
- * zcomp_calibrate; "* * <MB/s>" applies to every peer. */
+/* Calibration file (written by contrib/zcomp_calibrate.c): lines
+ * "<src vpid> <dst vpid> <MB/s>"; this process uses the lines whose source
+ * is itself.  "* <MB/s>" applies to every path. */
 typedef struct zc_cal_t {
     uint32_t vpid;
     bool any;
@@ -233,10 +237,26 @@ static void zc_read_calibration(void)
         return;
     }
     while (NULL != fgets(line, sizeof(line), f)) {
-        char a[32];
+        char a[32], b[32];
         double bw;
         zc_cal_t *n;
-        if ('#' == line[0] || 2 != sscanf(line, "%31s %lf", a, &bw) || bw <= 0) {
+        bool any = false;
+        uint32_t dst = 0;
+        int k = sscanf(line, "%31s %31s %lf", a, b, &bw);
+        if ('#' == line[0]) {
+            continue;
+        }
+        if (3 == k) {
+            if (strtoul(a, NULL, 10) != OMPI_PROC_MY_NAME->vpid) {
+                continue;
+            }
+            dst = (uint32_t) strtoul(b, NULL, 10);
+        } else if (2 == sscanf(line, "%31s %lf", a, &bw) && 0 == strcmp(a, "*")) {
+            any = true;
+        } else {
+            continue;
+        }
+        if (bw <= 0) {
             continue;
         }
         n = realloc(zc_cal, (size_t) (zc_ncal + 1) * sizeof(*zc_cal));
@@ -244,8 +264,8 @@ static void zc_read_calibration(void)
             break;
         }
         zc_cal = n;
-        zc_cal[zc_ncal].any = 0 == strcmp(a, "*");
-        zc_cal[zc_ncal].vpid = (uint32_t) strtoul(a, NULL, 10);
+        zc_cal[zc_ncal].any = any;
+        zc_cal[zc_ncal].vpid = dst;
         zc_cal[zc_ncal].bw = bw * 1e6;
         zc_ncal++;
     }
@@ -527,7 +547,7 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
             g->codec = (int8_t) (NULL == d->codec ? 0 : d->codec->id);
         }
     }
-    if (opal_output_check_verbosity(10, mca_pml_zcomp.output)) {
+    if (opal_output_get_verbosity(mca_pml_zcomp.output) >= 10) {
         char why[256];
         int o = 0;
         for (j = 0; j < mca_pml_zcomp.ncand && o < (int) sizeof(why) - 40; j++) {

@@ -268,6 +268,8 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
     bool single;
 
     r->dec = *dec;
+    r->nchunks = 0;
+    r->next = 0;
     r->error = MPI_SUCCESS;
     r->hreq = NULL;
     r->raw = NULL;
