@@ -176,8 +176,14 @@ static void t_order(void)
             if (0 == rank) {
                 fill(a, na, 1, 90);
                 fill(b, nb, 2, 90);
-                MPI_Send(a, (int) na, MPI_INT, 1, 1, MPI_COMM_WORLD);
-                MPI_Send(b, (int) nb, MPI_INT, 1, 2, MPI_COMM_WORLD);
+                /* nonblocking: a standard send of A may wait for its
+                 * receive, which comes after the probe of B */
+                {
+                    MPI_Request r[2];
+                    MPI_Isend(a, (int) na, MPI_INT, 1, 1, MPI_COMM_WORLD, &r[0]);
+                    MPI_Isend(b, (int) nb, MPI_INT, 1, 2, MPI_COMM_WORLD, &r[1]);
+                    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+                }
                 /* same tag, in order, nonblocking */
                 {
                     MPI_Request r[2];
@@ -584,31 +590,45 @@ static void t_collectives(void)
     free(b);
 }
 
-static void print_pvars(void)
+/* MPI_T counters count from the moment their handle is allocated. */
+#define MAXPV 64
+static MPI_T_pvar_session pv_session;
+static MPI_T_pvar_handle pv_handle[MAXPV];
+static char pv_name[MAXPV][128];
+static int pv_n;
+
+static void pvars_begin(void)
 {
     int num, i, provided;
-    MPI_T_pvar_session s;
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     MPI_T_pvar_get_num(&num);
-    MPI_T_pvar_session_create(&s);
-    for (i = 0; i < num; i++) {
-        char name[256], desc[256];
+    MPI_T_pvar_session_create(&pv_session);
+    for (i = 0; i < num && pv_n < MAXPV; i++) {
+        char name[128], desc[256];
         int nl = sizeof(name), dl = sizeof(desc), verb, cls, bind, ro, cont, atomic, count;
         MPI_Datatype dt;
         MPI_T_enum en;
-        MPI_T_pvar_handle h;
-        unsigned long long v = 0;
         MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &en, desc, &dl, &bind, &ro, &cont,
                             &atomic);
         if (0 != strncmp(name, "pml_zcomp_", 10)) {
             continue;
         }
-        MPI_T_pvar_handle_alloc(s, i, NULL, &h, &count);
-        MPI_T_pvar_read(s, h, &v);
-        printf("pvar %d %s %llu\n", rank, name, v);
-        MPI_T_pvar_handle_free(s, &h);
+        if (MPI_SUCCESS == MPI_T_pvar_handle_alloc(pv_session, i, NULL, &pv_handle[pv_n], &count)) {
+            strcpy(pv_name[pv_n++], name);
+        }
     }
-    MPI_T_pvar_session_free(&s);
+}
+
+static void pvars_end(void)
+{
+    int i;
+    for (i = 0; i < pv_n; i++) {
+        unsigned long long v = 0;
+        MPI_T_pvar_read(pv_session, pv_handle[i], &v);
+        printf("pvar %d %s %llu\n", rank, pv_name[i], v);
+        MPI_T_pvar_handle_free(pv_session, &pv_handle[i]);
+    }
+    MPI_T_pvar_session_free(&pv_session);
     MPI_T_finalize();
 }
 
@@ -618,6 +638,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     only = argc > 1 ? argv[1] : NULL;
+    pvars_begin();
     if (run("counts")) { t_counts(); done("counts"); }
     if (run("order")) { t_order(); done("order"); }
     if (size > 2 && run("anysource")) { t_anysource(); done("anysource"); }
@@ -632,7 +653,7 @@ int main(int argc, char **argv)
     {
         int all;
         MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-        print_pvars();
+        pvars_end();
         if (0 == rank) {
             printf("zcomp_semantics: %d failed\n", all);
         }

@@ -85,6 +85,38 @@ static void zc_register_pvar(const char *name, const char *desc, unsigned long l
                                             NULL, NULL, NULL, storage);
 }
 
+static void zc_register_pvars(void)
+{
+    char name[64], desc[160];
+    int i;
+    zc_register_pvar("bytes_original", "Bytes of messages zcomp sent compressed, before compression",
+                     &mca_pml_zcomp.pv_bytes_original);
+    zc_register_pvar("bytes_compressed", "Bytes zcomp put on the wire for compressed messages "
+                     "(headers and chunks)", &mca_pml_zcomp.pv_bytes_sent);
+    zc_register_pvar("messages_compressed", "Messages sent compressed",
+                     &mca_pml_zcomp.pv_msgs_compressed);
+    zc_register_pvar("messages_raw", "Messages sent raw (below the threshold, or by decision)",
+                     &mca_pml_zcomp.pv_msgs_raw);
+    zc_register_pvar("bytes_raw", "Bytes of messages sent raw", &mca_pml_zcomp.pv_bytes_raw);
+    zc_register_pvar("messages_decompressed", "Compressed messages received",
+                     &mca_pml_zcomp.pv_recv_compressed);
+    zc_register_pvar("receive_errors", "Compressed messages received corrupt",
+                     &mca_pml_zcomp.pv_recv_errors);
+    for (i = 1; i <= OPAL_COMPRESS_ID_RICE; i++) {
+        snprintf(name, sizeof(name), "%s_bytes_in", zc_codec_names[i]);
+        snprintf(desc, sizeof(desc), "Bytes given to codec %s by zcomp's sends", zc_codec_names[i]);
+        zc_register_pvar(name, desc, &mca_pml_zcomp.pv_codec_in[i]);
+        snprintf(name, sizeof(name), "%s_bytes_out", zc_codec_names[i]);
+        snprintf(desc, sizeof(desc), "Bytes codec %s produced in zcomp's sends (chunks it "
+                 "did not shrink are stored raw and not counted)", zc_codec_names[i]);
+        zc_register_pvar(name, desc, &mca_pml_zcomp.pv_codec_out[i]);
+        snprintf(name, sizeof(name), "%s_messages", zc_codec_names[i]);
+        snprintf(desc, sizeof(desc), "Messages zcomp sent compressed with codec %s",
+                 zc_codec_names[i]);
+        zc_register_pvar(name, desc, &mca_pml_zcomp.pv_codec_msgs[i]);
+    }
+}
+
 static int zc_register(void)
 {
     static const mca_base_var_enum_value_t strategies[] = {
@@ -97,8 +129,6 @@ static int zc_register(void)
     mca_base_var_enum_t *senum = NULL;
     const mca_base_component_t *c = &mca_pml_zcomp_component.pmlm_version;
     mca_pml_zcomp_params_t *p = &mca_pml_zcomp.p;
-    char name[64], desc[160];
-    int i;
 
     (void) mca_base_component_var_register(c, "enable",
         "Compress point-to-point messages transparently: wrap the selected PML (ob1) "
@@ -184,32 +214,7 @@ static int zc_register(void)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &p->corrupt_every);
 
-    zc_register_pvar("bytes_original", "Bytes of messages zcomp sent compressed, before compression",
-                     &mca_pml_zcomp.pv_bytes_original);
-    zc_register_pvar("bytes_compressed", "Bytes zcomp put on the wire for compressed messages "
-                     "(headers and chunks)", &mca_pml_zcomp.pv_bytes_sent);
-    zc_register_pvar("messages_compressed", "Messages sent compressed",
-                     &mca_pml_zcomp.pv_msgs_compressed);
-    zc_register_pvar("messages_raw", "Messages sent raw (below the threshold, or by decision)",
-                     &mca_pml_zcomp.pv_msgs_raw);
-    zc_register_pvar("bytes_raw", "Bytes of messages sent raw", &mca_pml_zcomp.pv_bytes_raw);
-    zc_register_pvar("messages_decompressed", "Compressed messages received",
-                     &mca_pml_zcomp.pv_recv_compressed);
-    zc_register_pvar("receive_errors", "Compressed messages received corrupt",
-                     &mca_pml_zcomp.pv_recv_errors);
-    for (i = 1; i <= OPAL_COMPRESS_ID_RICE; i++) {
-        snprintf(name, sizeof(name), "%s_bytes_in", zc_codec_names[i]);
-        snprintf(desc, sizeof(desc), "Bytes given to codec %s by zcomp's sends", zc_codec_names[i]);
-        zc_register_pvar(name, desc, &mca_pml_zcomp.pv_codec_in[i]);
-        snprintf(name, sizeof(name), "%s_bytes_out", zc_codec_names[i]);
-        snprintf(desc, sizeof(desc), "Bytes codec %s produced in zcomp's sends (chunks it "
-                 "did not shrink are stored raw and not counted)", zc_codec_names[i]);
-        zc_register_pvar(name, desc, &mca_pml_zcomp.pv_codec_out[i]);
-        snprintf(name, sizeof(name), "%s_messages", zc_codec_names[i]);
-        snprintf(desc, sizeof(desc), "Messages zcomp sent compressed with codec %s",
-                 zc_codec_names[i]);
-        zc_register_pvar(name, desc, &mca_pml_zcomp.pv_codec_msgs[i]);
-    }
+    zc_register_pvars();
     return OMPI_SUCCESS;
 }
 
@@ -236,6 +241,17 @@ static int zc_open(void)
 }
 
 static int zc_activate(void);
+
+/* The PML selection closes the losing components, and closing a component
+ * deregisters its variables: register the MPI_T pvars again once MPI_Init
+ * enables the PML. */
+static int zc_enable(bool enable)
+{
+    if (enable) {
+        zc_register_pvars();
+    }
+    return mca_pml_zcomp_wrapped.pml_enable(enable);
+}
 
 static int zc_close(void)
 {
@@ -265,6 +281,7 @@ static int zc_close(void)
     mca_pml.pml_isend = mca_pml_zcomp_isend;
     mca_pml.pml_send = mca_pml_zcomp_send;
     mca_pml.pml_start = mca_pml_zcomp_start;
+    mca_pml.pml_enable = zc_enable;
     zc_interposed = true;
     return zc_activate();
 }
