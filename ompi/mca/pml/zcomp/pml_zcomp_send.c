@@ -52,6 +52,7 @@ typedef struct zc_sreq_t {
     char *hbuf;
     ompi_request_t *raw;
     zc_slot_t *slots;
+    size_t slot_cap;  /* bytes of each slot buffer */
     int nslots, inflight;
     size_t wire_total;
     double t_start, t_last;
@@ -62,6 +63,7 @@ static void zc_sreq_construct(zc_sreq_t *r)
 {
     r->slots = NULL;
     r->nslots = 0;
+    r->slot_cap = 0;
     r->stage = NULL;
     r->hbuf = NULL;
     r->conv_ready = false;
@@ -116,6 +118,7 @@ static void zc_sreq_release_buffers(zc_sreq_t *r)
     free(r->slots);
     r->slots = NULL;
     r->nslots = 0;
+    r->slot_cap = 0;
     free(r->stage);
     r->stage = NULL;
     free(r->hbuf);
@@ -318,15 +321,24 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
     if (cap < sizeof(zc_chunk_hdr_t) + r->chunk) {
         cap = sizeof(zc_chunk_hdr_t) + r->chunk;
     }
+    if (cap > r->slot_cap) {
+        /* a persistent request may use another codec at each start */
+        for (i = 0; i < r->nslots; i++) {
+            free(r->slots[i].buf);
+            r->slots[i].buf = NULL;
+        }
+        r->slot_cap = cap;
+    }
     for (i = 0; i < r->nslots; i++) {
         r->slots[i].req = NULL;
         if (NULL == r->slots[i].buf) {
-            r->slots[i].buf = malloc(cap);
+            r->slots[i].buf = malloc(r->slot_cap);
             if (NULL == r->slots[i].buf) {
                 return OMPI_ERR_OUT_OF_RESOURCE;
             }
         }
     }
+    cap = r->slot_cap;
     r->ptag = zc_alloc_ptag();
     w0 = zc_build_chunk(r, 0, r->slots[0].buf, cap);
     if (w0 < 0) {
@@ -452,12 +464,7 @@ static bool zc_sreq_advance(zc_sreq_t *r, int *events)
             }
         }
         {
-            size_t cap = sizeof(zc_chunk_hdr_t) + r->dec.codec->bound(r->chunk);
-            ssize_t w;
-            if (cap < sizeof(zc_chunk_hdr_t) + r->chunk) {
-                cap = sizeof(zc_chunk_hdr_t) + r->chunk;
-            }
-            w = zc_build_chunk(r, r->next, r->slots[i].buf, cap);
+            ssize_t w = zc_build_chunk(r, r->next, r->slots[i].buf, r->slot_cap);
             if (w < 0) {
                 r->error = MPI_ERR_NO_MEM;
             } else {
