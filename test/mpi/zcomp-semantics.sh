@@ -48,8 +48,13 @@ c=$(pvar adaptive-slow.txt 0 messages_compressed)
 [ "${c:-0}" -gt 20 ] || fail "adaptive on a 10 MB/s path compressed only ${c:-0} messages"
 echo "adaptive, path at 10 MB/s: $c messages compressed"
 
-# adaptive on shared memory: the measured path is faster than any codec
-run_sem adaptive-sm 2 $Z --mca btl vader,self
+# adaptive on shared memory: the path is faster than any codec.  Here every
+# message is raw, handled by ob1 alone, and stock ob1 4.1.4 overruns the
+# receive buffer when a large message is truncated over vader (single-copy
+# RGET; reproduced with zcomp off): leave the truncation test out.
+export ZC_SKIP=truncate
+run_sem adaptive-sm 2 $Z --mca btl vader,self -x ZC_SKIP
+unset ZC_SKIP
 c=$(pvar adaptive-sm.txt 0 messages_compressed)
 [ "${c:-0}" -eq 0 ] || fail "adaptive compressed $c messages over shared memory"
 echo "adaptive, shared memory: nothing compressed"

@@ -15,7 +15,7 @@ pv() { awk -v n="pml_zcomp_$2" '$1=="pvar" && $2==0 && $3==n {print $4}' "$1"; }
 
 mpirun_t -np 2 --mca pml_zcomp_verbose 1 ./sem counts >off.txt 2>&1 || { tail off.txt; fail "run without zcomp failed"; }
 assert_no_grep 'zcomp: wrapping' off.txt "zcomp interposed while off"
-[ "$(pv off.txt messages_raw)" = 0 ] || fail "zcomp counted messages while off"
+[ "$(pv off.txt messages_raw)" = "" ] || fail "zcomp interposed (its counters exist) while off"
 
 mpirun_t -np 2 --mca pml_zcomp_enable 1 --mca pml_zcomp_strategy always --mca pml_zcomp_verbose 1 ./sem counts >on.txt 2>&1 || { tail on.txt; fail "run with zcomp failed"; }
 assert_grep 'zcomp: wrapping pml ob1, strategy always' on.txt
