@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026 The ompi-research-components authors.
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# pml/zcomp against plain ob1, in the same script, over three paths: a
+# 1 Gbit/s and a 100 Mbit/s link (../shared/tools/slowlink, TCP over the
+# shaped loopback) and shared memory (vader).  Two ranks; for each data set
+# and size the transfer time with zcomp off and on (runs alternate, best of
+# the rounds' medians), the speedup, and the ideal speedup
+# max over codecs of min(ratio, Vc/B, Vd/B) from the codec figures measured
+# in the same run (B: the path's bandwidth measured by the plain runs).
+#
+#   bench/zcomp-bench.sh [--quick] [--rounds N] [--links "1gbit 100mbit shm"]
+#                        [-- extra mpirun args for the zcomp runs]
+# Needs root for slowlink.  Results: $OUT (default _build/zcomp-bench)/summary.txt
+set -euo pipefail
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PREFIX=${PREFIX:-$TOP/_install}
+BUILD=${OVERLAY_BUILD_DIR:-$TOP/_build}
+OUT=${OUT:-$BUILD/zcomp-bench}
+SLOWLINK=${SLOWLINK:-$TOP/../shared/tools/slowlink}
+SETS="int-90%zero,int-75%zero,int-50%zero,float-75%zero,double-75%zero,double-pattern,field3d-double,sparse-index,sparse-value,text,random-bytes"
+SIZES="4096,65536,1048576,16777216"
+BIG_SETS="int-90%zero,random-bytes"
+BIG_SIZES="67108864"
+CODECS="lzo,lz4,zstd,rle,fpc,huffman,rice"
+rounds=2 reps=3 links="1gbit 100mbit shm"
+while [ $# -gt 0 ]; do
+    case $1 in
+        --quick) SETS="int-90%zero,double-pattern,random-bytes"; SIZES="65536,16777216"; BIG_SIZES=""; rounds=1; shift ;;
+        --rounds) rounds=$2; shift 2 ;;
+        --links) links=$2; shift 2 ;;
+        --) shift; break ;;
+        *) echo "usage: $0 [--quick] [--rounds N] [--links LIST] [-- mpirun args]" >&2; exit 2 ;;
+    esac
+done
+extra=("$@")
+mkdir -p "$OUT"
+O=$BUILD/obj S=$BUILD/src/openmpi-4.1.4
+"$PREFIX/bin/mpicc" -O2 -o "$OUT/zcomp_bench" -I"$O" -I"$O/opal/include" -I"$O/ompi/include" \
+    -I"$O/orte/include" -I"$S" -I"$S/opal/include" -I"$S/ompi/include" -I"$S/orte/include" \
+    -I/usr/lib/x86_64-linux-gnu/pmix2/include -I"$TOP/test/common" \
+    "$TOP/bench/zcomp_bench.c" "$TOP/test/common/datasets.c" -lopen-pal -lm
+root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+
+run() {  # link mode round -> appends to $OUT/<link>.<mode>.<round>
+    local link=$1 mode=$2 round=$3 f=$OUT/$1.$2.$3 pre=() net=() z=()
+    case $link in
+        shm) net=(--mca btl vader,self) ;;
+        *) pre=("$SLOWLINK" --rate "$link" --); net=(--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo) ;;
+    esac
+    [ "$mode" = zcomp ] && z=(--mca pml_zcomp_enable 1 "${extra[@]}")
+    local cod=(); [ "$mode" = plain ] && [ "$round" = 1 ] && cod=(--codecs "$CODECS")
+    : >"$f"
+    "${pre[@]}" "$PREFIX/bin/mpirun" "${root[@]}" -np 2 "${net[@]}" "${z[@]}" \
+        "$OUT/zcomp_bench" --sets "$SETS" --sizes "$SIZES" --reps $reps "${cod[@]}" >>"$f"
+    if [ -n "$BIG_SIZES" ]; then
+        "${pre[@]}" "$PREFIX/bin/mpirun" "${root[@]}" -np 2 "${net[@]}" "${z[@]}" \
+            "$OUT/zcomp_bench" --sets "$BIG_SETS" --sizes "$BIG_SIZES" --reps 2 "${cod[@]}" >>"$f"
+    fi
+}
+for link in $links; do
+    for r in $(seq 1 "$rounds"); do
+        echo "zcomp-bench: $link round $r: plain ob1"; run "$link" plain "$r"
+        echo "zcomp-bench: $link round $r: zcomp";     run "$link" zcomp "$r"
+    done
+done
+# Summary: best median of the rounds, speedup, ideal, share of the ideal.
+python3 - "$OUT" $links <<'PY' | tee "$OUT/summary.txt"
+import glob, sys
+out, links = sys.argv[1], sys.argv[2:]
+print("| path | data set | size | plain ms | zcomp ms | speedup | ideal | of ideal |")
+print("|---|---|---|---|---|---|---|---|")
+for link in links:
+    t = {"plain": {}, "zcomp": {}}
+    codecs = {}
+    for mode in t:
+        for f in sorted(glob.glob("%s/%s.%s.*" % (out, link, mode))):
+            for line in open(f):
+                w = line.split()
+                if w and w[0] == "xfer":
+                    k = (w[1], int(w[2]))
+                    t[mode][k] = min(t[mode].get(k, 1e30), float(w[3]))
+                elif w and w[0] == "codec":
+                    codecs.setdefault((w[1], int(w[2])), []).append(
+                        (w[3], float(w[4]), float(w[5]) * 1e6, float(w[6]) * 1e6))
+    for k in sorted(t["plain"], key=lambda k: (k[0], k[1])):
+        if k not in t["zcomp"]:
+            continue
+        p, z = t["plain"][k], t["zcomp"][k]
+        B = k[1] / p
+        ideal, best = 1.0, "raw"
+        for name, r, vc, vd in codecs.get(k, []):
+            v = min(r, vc / B, vd / B)
+            if v > ideal:
+                ideal, best = v, name
+        print("| %s | %s | %d | %.2f | %.2f | %.2fx | %.2fx (%s) | %.0f%% |" % (
+            link, k[0], k[1], p * 1e3, z * 1e3, p / z, ideal, best, 100 * (p / z) / ideal))
+PY

@@ -1,0 +1,227 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Transfer-time benchmark of pml/zcomp: rank 0 sends a message of a data
+ * set to rank 1, which answers with an empty message once it has the data;
+ * the time of that exchange, median of --reps runs after one warm-up, is
+ * the transfer time.  Run it once with zcomp off (plain ob1) and once with
+ * zcomp on, over the same path: bench/zcomp-bench.sh does, and computes the
+ * ratios.  With --codecs, rank 0 also measures every listed codec on the
+ * same data, compressed in chunks as zcomp does (ratio, compress and
+ * decompress MB/s), for the ideal speedup min(ratio, Vc/B, Vd/B).
+ *
+ *   zcomp_bench [--sets a,b] [--sizes n,m] [--reps N] [--codecs a,b] [--chunk B]
+ * Output lines:  xfer <set> <bytes> <median s> <min s>
+ *                codec <set> <bytes> <codec> <ratio> <compress MB/s> <decompress MB/s>
+ */
+#include "ompi_config.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "opal/mca/base/base.h"
+#include "opal/mca/compress/base/base.h"
+#include "datasets.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+/* The reference set: ints, 90 % of them zero at random places. */
+static void fill_int90(unsigned char *buf, size_t len, uint64_t seed)
+{
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
+    size_t i, n = len / 4;
+    for (i = 0; i < n; i++) {
+        uint64_t r = ds_rand(&s);
+        int32_t v = (r % 100) < 90 ? 0 : (int32_t) (r >> 32);
+        memcpy(buf + 4 * i, &v, 4);
+    }
+    for (i = 4 * n; i < len; i++) {
+        buf[i] = 0;
+    }
+}
+
+static const dataset_t *find_set(const char *name)
+{
+    static const dataset_t int90 = {"int-90%zero", 4, fill_int90};
+    int i;
+    if (0 == strcmp(name, int90.name)) {
+        return &int90;
+    }
+    for (i = 0; i < n_datasets; i++) {
+        if (0 == strcmp(datasets[i].name, name)) {
+            return &datasets[i];
+        }
+    }
+    return NULL;
+}
+
+static MPI_Datatype type_of(const dataset_t *d)
+{
+    if (0 == strncmp(d->name, "float", 5)) {
+        return MPI_FLOAT;
+    }
+    if (8 == d->elem_size) {
+        return MPI_DOUBLE;
+    }
+    if (4 == d->elem_size) {
+        return MPI_INT;
+    }
+    return MPI_BYTE;
+}
+
+static void codec_stats(const char *set, const unsigned char *buf, size_t len, const char *codecs,
+                        size_t chunk)
+{
+    char *list = strdup(codecs), *tok, *save = NULL;
+    for (tok = strtok_r(list, ",", &save); NULL != tok; tok = strtok_r(NULL, ",", &save)) {
+        const opal_compress_codec_t *c = opal_compress_base_find(tok);
+        size_t off, out = 0, cap;
+        unsigned char *z, *d;
+        double tc = 1e30, td = 1e30;
+        int rep;
+        if (NULL == c) {
+            continue;
+        }
+        cap = c->bound(chunk);
+        z = malloc(cap * ((len + chunk - 1) / chunk));
+        d = malloc(chunk);
+        for (rep = 0; rep < 3; rep++) {
+            double t0 = now(), t1, t2;
+            size_t zo = 0;
+            size_t *lens = malloc(sizeof(size_t) * ((len + chunk - 1) / chunk + 1));
+            int k = 0;
+            for (off = 0; off < len; off += chunk) {
+                size_t n = len - off < chunk ? len - off : chunk;
+                ssize_t r = c->compress(buf + off, n, z + zo, cap);
+                if (r < 0 || (size_t) r >= n) {
+                    r = (ssize_t) n; /* stored raw, as zcomp does */
+                    lens[k++] = 0;
+                } else {
+                    lens[k++] = (size_t) r;
+                }
+                zo += (size_t) r;
+            }
+            t1 = now();
+            zo = 0;
+            k = 0;
+            for (off = 0; off < len; off += chunk) {
+                size_t n = len - off < chunk ? len - off : chunk;
+                if (lens[k] > 0) {
+                    (void) c->decompress(z + zo, lens[k], d, n, n);
+                    zo += lens[k];
+                } else {
+                    memcpy(d, buf + off, n);
+                    zo += n;
+                }
+                k++;
+            }
+            t2 = now();
+            out = zo;
+            free(lens);
+            if (t1 - t0 < tc) {
+                tc = t1 - t0;
+            }
+            if (t2 - t1 < td) {
+                td = t2 - t1;
+            }
+        }
+        printf("codec %s %zu %s %.4f %.1f %.1f\n", set, len, c->name, (double) len / out,
+               len / tc / 1e6, len / td / 1e6);
+        free(z);
+        free(d);
+    }
+    free(list);
+}
+
+int main(int argc, char **argv)
+{
+    const char *sets = "int-90%zero,random-bytes", *sizes = "4096,65536,1048576,16777216";
+    const char *codecs = NULL;
+    size_t chunk = 256 * 1024;
+    int reps = 3, rank, i;
+    char *sl, *s1, *save1 = NULL;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (i = 1; i < argc; i++) {
+        if (0 == strcmp(argv[i], "--sets") && i + 1 < argc) {
+            sets = argv[++i];
+        } else if (0 == strcmp(argv[i], "--sizes") && i + 1 < argc) {
+            sizes = argv[++i];
+        } else if (0 == strcmp(argv[i], "--reps") && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+        } else if (0 == strcmp(argv[i], "--codecs") && i + 1 < argc) {
+            codecs = argv[++i];
+        } else if (0 == strcmp(argv[i], "--chunk") && i + 1 < argc) {
+            chunk = strtoul(argv[++i], NULL, 10);
+        }
+    }
+    if (NULL != codecs && 0 == rank) {
+        mca_base_framework_open(&opal_compress_base_framework, 0);
+        opal_compress_base_select();
+    }
+    sl = strdup(sets);
+    for (s1 = strtok_r(sl, ",", &save1); NULL != s1; s1 = strtok_r(NULL, ",", &save1)) {
+        const dataset_t *d = find_set(s1);
+        char *zl = strdup(sizes), *s2, *save2 = NULL;
+        if (NULL == d) {
+            if (0 == rank) {
+                fprintf(stderr, "zcomp_bench: unknown data set %s\n", s1);
+            }
+            continue;
+        }
+        for (s2 = strtok_r(zl, ",", &save2); NULL != s2; s2 = strtok_r(NULL, ",", &save2)) {
+            size_t bytes = strtoul(s2, NULL, 10);
+            MPI_Datatype t = type_of(d);
+            int tsize, count, r;
+            unsigned char *buf;
+            double *ts = malloc(sizeof(double) * (size_t) (reps + 1));
+            MPI_Type_size(t, &tsize);
+            count = (int) (bytes / (size_t) tsize);
+            buf = malloc(bytes + 64);
+            d->fill(buf, bytes, 12345);
+            for (r = 0; r <= reps; r++) {
+                double t0;
+                MPI_Barrier(MPI_COMM_WORLD);
+                t0 = now();
+                if (0 == rank) {
+                    MPI_Send(buf, count, t, 1, 1, MPI_COMM_WORLD);
+                    MPI_Recv(NULL, 0, MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else if (1 == rank) {
+                    MPI_Recv(buf, count, t, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+                }
+                ts[r] = now() - t0;
+            }
+            if (0 == rank) {
+                qsort(ts + 1, (size_t) reps, sizeof(double), cmp_d); /* ts[0]: warm-up */
+                printf("xfer %s %zu %.6f %.6f\n", d->name, bytes, ts[1 + reps / 2], ts[1]);
+                if (NULL != codecs) {
+                    codec_stats(d->name, buf, bytes, codecs, chunk);
+                }
+                fflush(stdout);
+            }
+            free(buf);
+            free(ts);
+        }
+        free(zl);
+    }
+    free(sl);
+    MPI_Finalize();
+    return 0;
+}

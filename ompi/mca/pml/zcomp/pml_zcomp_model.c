@@ -1,0 +1,710 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * pml/zcomp decisions: the seed's cost model with measured inputs.
+ *
+ * For a message of S bytes in class (datatype class, size bucket), codec c
+ * with measured ratio r, compression speed Vc and decompression speed Vd,
+ * and the path's bandwidth B:
+ *   raw time           T_raw = S / B
+ *   pipelined time     T_z   = S / min(Vc, Vd, r B) + C / Vc + C / Vd
+ * where C = min(S, chunk size) is the pipeline's fill and drain; a single
+ * chunk (S <= C) costs S/Vc + S/(r B) + S/Vd.  The sender compresses with
+ * the codec of best T_raw / T_z when that is at least pml_zcomp_min_gain.
+ * r, Vc, Vd per class and codec come from sampling (the first 64 KB of a
+ * message compressed and decompressed by every candidate, on the first
+ * message of a class and again every pml_zcomp_retry_interval decisions) and
+ * from every chunk sent.  B per peer comes from pml_zcomp_path_bandwidth, or
+ * is learned from completed transfers, seeded by the calibration file, the
+ * BTL's advertised bandwidth or pml_zcomp_default_bandwidth.
+ */
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stddef.h>
+
+#include "opal/class/opal_hash_table.h"
+#include "opal/datatype/opal_datatype_internal.h"
+#include "opal/util/show_help.h"
+#include "ompi/mca/bml/bml.h"
+#include "ompi/mca/bml/base/base.h"
+#include "ompi/proc/proc.h"
+#include "ompi/mca/rte/rte.h"
+
+#include "pml_zcomp.h"
+
+#define ZC_SAMPLE (64 * 1024)
+#define ZC_ALPHA 0.25
+
+typedef struct zc_cstat_t {
+    double ratio, vc, vd; /* vc, vd in bytes/s */
+    int n;
+} zc_cstat_t;
+
+typedef struct zc_class_t {
+    zc_cstat_t c[ZC_MAX_CANDIDATES];
+    unsigned long decisions;
+    bool measured;
+} zc_class_t;
+
+typedef struct zc_peer_t {
+    double bw;      /* bytes/s */
+    int samples;
+} zc_peer_t;
+
+static zc_class_t zc_classes[ZC_NUM_CLASSES][ZC_NUM_SIZE_BUCKETS];
+static opal_hash_table_t zc_peers;
+static bool zc_peers_ready = false;
+static char *zc_sample_buf = NULL;
+static double zc_vd_global[256];
+
+/* guided strategy */
+typedef struct zc_guide_t {
+    uint64_t key;
+    int8_t codec; /* wire id, 0 = raw, -1 = unknown */
+} zc_guide_t;
+static opal_hash_table_t zc_guide;
+static bool zc_guide_ready = false;
+static bool zc_tracing = false;
+static char *zc_guide_path = NULL;
+
+static const char *zc_class_names[ZC_NUM_CLASSES] = {"bytes", "int32", "int64", "float",
+                                                     "double", "mixed"};
+
+const char *mca_pml_zcomp_class_name(int cls)
+{
+    return zc_class_names[cls];
+}
+
+static int zc_class_of(ompi_datatype_t *dtype)
+{
+    uint32_t u = dtype->super.bdt_used;
+    if (0 == u) {
+        return 0;
+    }
+    if (0 == (u & ~((1u << OPAL_DATATYPE_INT4) | (1u << OPAL_DATATYPE_UINT4)))) {
+        return 1;
+    }
+    if (0 == (u & ~((1u << OPAL_DATATYPE_INT8) | (1u << OPAL_DATATYPE_UINT8)
+                    | (1u << OPAL_DATATYPE_LONG) | (1u << OPAL_DATATYPE_UNSIGNED_LONG)))) {
+        return 2;
+    }
+    if (u == (1u << OPAL_DATATYPE_FLOAT4)) {
+        return 3;
+    }
+    if (u == (1u << OPAL_DATATYPE_FLOAT8)) {
+        return 4;
+    }
+    if (0 == (u & ~((1u << OPAL_DATATYPE_INT1) | (1u << OPAL_DATATYPE_UINT1)
+                    | (1u << OPAL_DATATYPE_BOOL)))) {
+        return 0;
+    }
+    return 5;
+}
+
+static int zc_bucket_of(size_t bytes)
+{
+    int b = 0;
+    while (bytes > 1 && b < ZC_NUM_SIZE_BUCKETS + 11) {
+        bytes >>= 1;
+        b++;
+    }
+    b -= 11; /* 2 KB and below share bucket 0 */
+    if (b < 0) {
+        b = 0;
+    }
+    if (b >= ZC_NUM_SIZE_BUCKETS) {
+        b = ZC_NUM_SIZE_BUCKETS - 1;
+    }
+    return b;
+}
+
+/* ---------------------------------------------------------------- peers */
+
+static uint64_t zc_peer_key(ompi_communicator_t *comm, int dst)
+{
+    ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
+    if (NULL == proc) {
+        return UINT64_MAX;
+    }
+    return ((uint64_t) proc->super.proc_name.jobid << 32) | proc->super.proc_name.vpid;
+}
+
+static double zc_calibrated(uint64_t key);
+
+static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
+{
+    uint64_t key = zc_peer_key(comm, dst);
+    zc_peer_t *p = NULL;
+    if (OPAL_SUCCESS == opal_hash_table_get_value_uint64(&zc_peers, key, (void **) &p)) {
+        return p;
+    }
+    p = calloc(1, sizeof(*p));
+    if (NULL == p) {
+        return NULL;
+    }
+    p->bw = zc_calibrated(key);
+    if (p->bw <= 0 && ompi_comm_peer_lookup(comm, dst) == ompi_proc_local()) {
+        p->bw = 10e9; /* a message to oneself is a memory copy */
+    }
+    if (p->bw <= 0 && mca_pml_zcomp.p.default_bandwidth > 0) {
+        p->bw = mca_pml_zcomp.p.default_bandwidth * 1e6;
+    }
+    if (p->bw <= 0) {
+        /* the BTL's advertised bandwidth (Mbit/s) as a prior */
+        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
+        mca_bml_base_endpoint_t *ep = NULL == proc ? NULL : mca_bml_base_get_endpoint(proc);
+        if (NULL != ep && mca_bml_base_btl_array_get_size(&ep->btl_eager) > 0) {
+            mca_bml_base_btl_t *bb = mca_bml_base_btl_array_get_index(&ep->btl_eager, 0);
+            if (NULL != bb && bb->btl->btl_bandwidth > 0) {
+                p->bw = bb->btl->btl_bandwidth * 1e6 / 8.0;
+            }
+        }
+    }
+    if (p->bw <= 0) {
+        p->bw = 1.25e9;
+    }
+    ZC_VERBOSE(5, "zcomp: path to peer %d: starting from %.1f MB/s", dst, p->bw / 1e6);
+    opal_hash_table_set_value_uint64(&zc_peers, key, p);
+    return p;
+}
+
+double mca_pml_zcomp_peer_bandwidth(ompi_communicator_t *comm, int dst)
+{
+    zc_peer_t *p;
+    if (mca_pml_zcomp.p.path_bandwidth > 0) {
+        return mca_pml_zcomp.p.path_bandwidth * 1e6;
+    }
+    p = zc_peer(comm, dst);
+    return NULL == p ? 1.25e9 : p->bw;
+}
+
+void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t bytes, double secs)
+{
+    zc_peer_t *p;
+    double s;
+    if (mca_pml_zcomp.p.path_bandwidth > 0 || 0 == secs || !zc_peers_ready) {
+        return;
+    }
+    p = zc_peer(comm, dst);
+    if (NULL == p) {
+        return;
+    }
+    if (secs > 0) {
+        /* a raw transfer: a direct (slightly optimistic: socket buffers)
+         * measurement of the path */
+        s = (double) bytes / secs;
+        p->bw = 0 == p->samples ? s : (1 - ZC_ALPHA) * p->bw + ZC_ALPHA * s;
+        p->samples++;
+    } else {
+        /* a compressed transfer: the path is at least this fast */
+        s = (double) bytes / -secs;
+        if (bytes < (4u << 20) || s <= p->bw) {
+            return;
+        }
+        p->bw = s;
+    }
+    ZC_VERBOSE(10, "zcomp: path to peer %d: %s %.1f MB/s -> estimate %.1f MB/s", dst,
+               secs > 0 ? "measured" : "at least", s / 1e6, p->bw / 1e6);
+}
+
+/* Calibration file (written by contrib/zcomp_calibrate.c): lines
+ * "<src vpid> <dst vpid> <MB/s>"; this process uses the lines whose source
+ * is itself.  "* <MB/s>" applies to every path. */
+typedef struct zc_cal_t {
+    uint32_t vpid;
+    bool any;
+    double bw;
+} zc_cal_t;
+static zc_cal_t *zc_cal = NULL;
+static int zc_ncal = 0;
+
+static void zc_read_calibration(void)
+{
+    FILE *f;
+    char line[256];
+    const char *path = mca_pml_zcomp.p.calibration_file;
+    if (NULL == path || '\0' == path[0]) {
+        return;
+    }
+    f = fopen(path, "r");
+    if (NULL == f) {
+        opal_show_help("help-pml-zcomp.txt", "bad-file", true, path, strerror(errno),
+                       "pml_zcomp_calibration_file");
+        return;
+    }
+    while (NULL != fgets(line, sizeof(line), f)) {
+        char a[32], b[32];
+        double bw;
+        zc_cal_t *n;
+        bool any = false;
+        uint32_t dst = 0;
+        int k = sscanf(line, "%31s %31s %lf", a, b, &bw);
+        if ('#' == line[0]) {
+            continue;
+        }
+        if (3 == k) {
+            if (strtoul(a, NULL, 10) != OMPI_PROC_MY_NAME->vpid) {
+                continue;
+            }
+            dst = (uint32_t) strtoul(b, NULL, 10);
+        } else if (2 == sscanf(line, "%31s %lf", a, &bw) && 0 == strcmp(a, "*")) {
+            any = true;
+        } else {
+            continue;
+        }
+        if (bw <= 0) {
+            continue;
+        }
+        n = realloc(zc_cal, (size_t) (zc_ncal + 1) * sizeof(*zc_cal));
+        if (NULL == n) {
+            break;
+        }
+        zc_cal = n;
+        zc_cal[zc_ncal].any = any;
+        zc_cal[zc_ncal].vpid = dst;
+        zc_cal[zc_ncal].bw = bw * 1e6;
+        zc_ncal++;
+    }
+    fclose(f);
+    ZC_VERBOSE(5, "zcomp: %d path bandwidths from %s", zc_ncal, path);
+}
+
+static double zc_calibrated(uint64_t key)
+{
+    int i;
+    double any = 0;
+    for (i = 0; i < zc_ncal; i++) {
+        if (zc_cal[i].any) {
+            any = zc_cal[i].bw;
+        } else if (zc_cal[i].vpid == (uint32_t) key) {
+            return zc_cal[i].bw;
+        }
+    }
+    return any;
+}
+
+/* ---------------------------------------------------------------- codec stats */
+
+static double zc_nominal_speed(const opal_compress_codec_t *c)
+{
+    switch (c->speed) {
+    case OPAL_COMPRESS_SPEED_FAST:
+        return 500e6;
+    case OPAL_COMPRESS_SPEED_MEDIUM:
+        return 250e6;
+    default:
+        return 15e6;
+    }
+}
+
+static int zc_cand_index(const opal_compress_codec_t *c)
+{
+    int i;
+    for (i = 0; i < mca_pml_zcomp.ncand; i++) {
+        if (mca_pml_zcomp.cand[i] == c) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void zc_update(zc_cstat_t *s, double ratio, double vc, double vd)
+{
+    if (0 == s->n) {
+        s->ratio = ratio;
+        s->vc = vc;
+        s->vd = vd;
+    } else {
+        s->ratio = (1 - ZC_ALPHA) * s->ratio + ZC_ALPHA * ratio;
+        if (vc > 0) {
+            s->vc = (1 - ZC_ALPHA) * s->vc + ZC_ALPHA * vc;
+        }
+        if (vd > 0) {
+            s->vd = (1 - ZC_ALPHA) * s->vd + ZC_ALPHA * vd;
+        }
+    }
+    s->n++;
+}
+
+void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_codec_t *c,
+                                 size_t raw, size_t out, double secs)
+{
+    int j;
+    zc_cstat_t *s;
+    if (ZC_STRATEGY_ADAPTIVE != mca_pml_zcomp.p.strategy
+        && ZC_STRATEGY_GUIDED != mca_pml_zcomp.p.strategy) {
+        return;
+    }
+    j = zc_cand_index(c);
+    if (j < 0 || raw < 4096) {
+        return;
+    }
+    s = &zc_classes[d->cls][d->bucket].c[j];
+    zc_update(s, (double) raw / (double) (out > 0 ? out : 1), secs > 0 ? raw / secs : 0, 0);
+}
+
+void mca_pml_zcomp_note_decompress(uint8_t codec, size_t raw, double secs)
+{
+    if (secs > 0 && raw >= 4096) {
+        double v = raw / secs;
+        zc_vd_global[codec] = zc_vd_global[codec] > 0
+                                  ? (1 - ZC_ALPHA) * zc_vd_global[codec] + ZC_ALPHA * v
+                                  : v;
+    }
+}
+
+/* Compress and decompress the first bytes of the message with every
+ * candidate. */
+static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, size_t bytes,
+                       zc_class_t *k)
+{
+    size_t n = bytes < ZC_SAMPLE ? bytes : ZC_SAMPLE;
+    const char *sample;
+    static char *zbuf = NULL, *dbuf = NULL;
+    static size_t zcap = 0;
+    int j;
+
+    if (opal_datatype_is_contiguous_memory_layout(&dtype->super, count)) {
+        sample = (const char *) buf + dtype->super.true_lb;
+    } else {
+        opal_convertor_t conv;
+        struct iovec iov;
+        uint32_t iovcnt = 1;
+        size_t max = n;
+        if (NULL == zc_sample_buf) {
+            zc_sample_buf = malloc(ZC_SAMPLE);
+            if (NULL == zc_sample_buf) {
+                return;
+            }
+        }
+        OBJ_CONSTRUCT(&conv, opal_convertor_t);
+        opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &dtype->super, count,
+                                                 buf, 0, &conv);
+        iov.iov_base = zc_sample_buf;
+        iov.iov_len = n;
+        opal_convertor_pack(&conv, &iov, &iovcnt, &max);
+        opal_convertor_cleanup(&conv);
+        OBJ_DESTRUCT(&conv);
+        sample = zc_sample_buf;
+    }
+    if (NULL == dbuf) {
+        dbuf = malloc(ZC_SAMPLE);
+    }
+    for (j = 0; j < mca_pml_zcomp.ncand; j++) {
+        const opal_compress_codec_t *c = mca_pml_zcomp.cand[j];
+        size_t cap = c->bound(ZC_SAMPLE);
+        ssize_t out;
+        double t0, t1, t2;
+        if (cap > zcap) {
+            free(zbuf);
+            zbuf = malloc(cap);
+            zcap = NULL == zbuf ? 0 : cap;
+        }
+        if (NULL == zbuf || NULL == dbuf) {
+            return;
+        }
+        t0 = mca_pml_zcomp_now();
+        out = c->compress(sample, n, zbuf, cap);
+        t1 = mca_pml_zcomp_now();
+        if (out <= 0) {
+            continue;
+        }
+        if ((size_t) out < n) {
+            (void) c->decompress(zbuf, (size_t) out, dbuf, n, n);
+        }
+        t2 = mca_pml_zcomp_now();
+        zc_update(&k->c[j], (double) n / (double) out, t1 > t0 ? n / (t1 - t0) : 0,
+                  (size_t) out < n && t2 > t1 ? n / (t2 - t1) : 0);
+    }
+    k->measured = true;
+}
+
+/* Predicted speedup of codec stats s for S bytes over bandwidth B. */
+static double zc_speedup(const zc_cstat_t *s, double S, double B)
+{
+    double C = S < (double) mca_pml_zcomp.p.chunk_size ? S : (double) mca_pml_zcomp.p.chunk_size;
+    double vc = s->vc > 0 ? s->vc : 1, vd = s->vd > 0 ? s->vd : 1e12;
+    double r = s->ratio > 0 ? s->ratio : 1;
+    double traw = S / B, tz;
+    if (r <= 1.0) {
+        return r; /* stored raw, after paying for the attempt */
+    }
+    if (S <= C) {
+        tz = S / vc + S / (r * B) + S / vd;
+    } else {
+        double rate = vc;
+        if (vd < rate) {
+            rate = vd;
+        }
+        if (r * B < rate) {
+            rate = r * B;
+        }
+        tz = S / rate + C / vc + C / vd;
+    }
+    return traw / tz;
+}
+
+static uint64_t zc_guide_key(int cls, int bucket, ompi_communicator_t *comm, int dst, int tag)
+{
+    uint64_t h = 1469598103934665603ull;
+    uint64_t v[5] = {(uint64_t) cls, (uint64_t) bucket, (uint64_t) comm->c_contextid,
+                     zc_peer_key(comm, dst), (uint64_t) (uint32_t) tag};
+    int i;
+    for (i = 0; i < 5; i++) {
+        h ^= v[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype, size_t bytes,
+                          int dst, ompi_communicator_t *comm, int tag, zc_decision_t *d)
+{
+    zc_class_t *k;
+    double B, best = 0, sp[ZC_MAX_CANDIDATES];
+    int j, bj = -1;
+    uint64_t gkey = 0;
+
+    d->codec = NULL;
+    d->measure = false;
+    d->cls = zc_class_of(dtype);
+    d->bucket = zc_bucket_of(bytes);
+    switch (mca_pml_zcomp.p.strategy) {
+    case ZC_STRATEGY_NEVER:
+        return;
+    case ZC_STRATEGY_ALWAYS:
+        d->codec = mca_pml_zcomp.always_codec;
+        return;
+    default:
+        break;
+    }
+    if (0 == mca_pml_zcomp.ncand) {
+        return;
+    }
+    if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy && !zc_tracing) {
+        zc_guide_t *g = NULL;
+        gkey = zc_guide_key(d->cls, d->bucket, comm, dst, tag);
+        if (OPAL_SUCCESS == opal_hash_table_get_value_uint64(&zc_guide, gkey, (void **) &g)) {
+            d->codec = g->codec > 0 ? opal_compress_base_find_id((uint8_t) g->codec) : NULL;
+            ZC_VERBOSE(10, "zcomp: guided: %zu B %s to %d tag %d: %s", bytes,
+                       zc_class_names[d->cls], dst, tag, NULL == d->codec ? "raw" : d->codec->name);
+            return;
+        }
+        /* not in the file: decide adaptively */
+    }
+
+    B = mca_pml_zcomp_peer_bandwidth(comm, dst);
+    k = &zc_classes[d->cls][d->bucket];
+    /* cheap exit where no codec can win even with an infinite ratio */
+    {
+        double fastest = 0;
+        for (j = 0; j < mca_pml_zcomp.ncand; j++) {
+            const zc_cstat_t *s = &k->c[j];
+            double v = s->n > 0 ? (s->vc < s->vd || s->vd <= 0 ? s->vc : s->vd)
+                                : zc_nominal_speed(mca_pml_zcomp.cand[j]) * 2;
+            if (v > fastest) {
+                fastest = v;
+            }
+        }
+        if (fastest < B * mca_pml_zcomp.p.min_gain) {
+            ZC_VERBOSE(10, "zcomp: %zu B %s to %d: raw (path %.0f MB/s is faster than any "
+                       "codec, best %.0f MB/s)", bytes, zc_class_names[d->cls], dst, B / 1e6,
+                       fastest / 1e6);
+            return;
+        }
+    }
+    if (!k->measured || (mca_pml_zcomp.p.retry_interval > 0
+                         && 0 == (k->decisions % (unsigned long) mca_pml_zcomp.p.retry_interval))) {
+        zc_measure(buf, count, dtype, bytes, k);
+        d->measure = true;
+    }
+    k->decisions++;
+    for (j = 0; j < mca_pml_zcomp.ncand; j++) {
+        sp[j] = k->c[j].n > 0 ? zc_speedup(&k->c[j], (double) bytes, B) : 0;
+        if (sp[j] > best) {
+            best = sp[j];
+            bj = j;
+        }
+    }
+    if (bj >= 0 && best >= mca_pml_zcomp.p.min_gain) {
+        d->codec = mca_pml_zcomp.cand[bj];
+    }
+    if (zc_tracing) {
+        zc_guide_t *g = NULL;
+        gkey = zc_guide_key(d->cls, d->bucket, comm, dst, tag);
+        if (OPAL_SUCCESS != opal_hash_table_get_value_uint64(&zc_guide, gkey, (void **) &g)) {
+            g = malloc(sizeof(*g));
+            if (NULL != g) {
+                g->key = gkey;
+                opal_hash_table_set_value_uint64(&zc_guide, gkey, g);
+            }
+        }
+        if (NULL != g) {
+            g->codec = (int8_t) (NULL == d->codec ? 0 : d->codec->id);
+        }
+    }
+    if (opal_output_get_verbosity(mca_pml_zcomp.output) >= 10) {
+        char why[256];
+        int o = 0;
+        for (j = 0; j < mca_pml_zcomp.ncand && o < (int) sizeof(why) - 40; j++) {
+            const zc_cstat_t *s = &k->c[j];
+            o += snprintf(why + o, sizeof(why) - (size_t) o, " %s r=%.2f c=%.0f d=%.0f x%.2f;",
+                          mca_pml_zcomp.cand[j]->name, s->ratio, s->vc / 1e6, s->vd / 1e6,
+                          sp[j]);
+        }
+        ZC_VERBOSE(10, "zcomp: %zu B %s to %d tag %d over %.1f MB/s: %s%s |%s", bytes,
+                   zc_class_names[d->cls], dst, tag, B / 1e6,
+                   NULL == d->codec ? "raw" : d->codec->name, d->measure ? " (measured)" : "",
+                   why);
+    }
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static void zc_guide_load(void)
+{
+    const char *base = mca_pml_zcomp.p.decision_file;
+    FILE *f;
+    char line[128];
+    if (NULL == base || '\0' == base[0]) {
+        opal_show_help("help-pml-zcomp.txt", "guided-no-file", true);
+        return;
+    }
+    if (0 > asprintf(&zc_guide_path, "%s.%u", base, OMPI_PROC_MY_NAME->vpid)) {
+        zc_guide_path = NULL;
+        return;
+    }
+    OBJ_CONSTRUCT(&zc_guide, opal_hash_table_t);
+    opal_hash_table_init(&zc_guide, 256);
+    zc_guide_ready = true;
+    f = fopen(zc_guide_path, "r");
+    if (NULL == f) {
+        zc_tracing = true;
+        ZC_VERBOSE(1, "zcomp: guided: %s does not exist: tracing, written at the end",
+                   zc_guide_path);
+        return;
+    }
+    while (NULL != fgets(line, sizeof(line), f)) {
+        unsigned long long key;
+        char name[32];
+        zc_guide_t *g;
+        if ('#' == line[0] || 2 != sscanf(line, "%llx %31s", &key, name)) {
+            continue;
+        }
+        g = malloc(sizeof(*g));
+        if (NULL == g) {
+            break;
+        }
+        g->key = key;
+        if (0 == strcmp(name, "raw")) {
+            g->codec = 0;
+        } else {
+            const opal_compress_codec_t *c = opal_compress_base_find(name);
+            g->codec = NULL == c ? 0 : (int8_t) c->id;
+        }
+        opal_hash_table_set_value_uint64(&zc_guide, key, g);
+    }
+    fclose(f);
+    ZC_VERBOSE(1, "zcomp: guided: following %s (%zu decisions)", zc_guide_path,
+               opal_hash_table_get_size(&zc_guide));
+}
+
+static void zc_guide_save_and_free(void)
+{
+    uint64_t key;
+    void *value, *node = NULL;
+    FILE *f = NULL;
+    if (!zc_guide_ready) {
+        return;
+    }
+    if (zc_tracing && NULL != zc_guide_path) {
+        f = fopen(zc_guide_path, "w");
+        if (NULL == f) {
+            opal_show_help("help-pml-zcomp.txt", "bad-file", true, zc_guide_path,
+                           strerror(errno), "pml_zcomp_decision_file");
+        } else {
+            fprintf(f, "# pml/zcomp decision file: <message class hash> <codec|raw>\n");
+        }
+    }
+    if (OPAL_SUCCESS == opal_hash_table_get_first_key_uint64(&zc_guide, &key, &value, &node)) {
+        do {
+            zc_guide_t *g = value;
+            if (NULL != f) {
+                const opal_compress_codec_t *c = g->codec > 0
+                                                     ? opal_compress_base_find_id((uint8_t) g->codec)
+                                                     : NULL;
+                fprintf(f, "%016llx %s\n", (unsigned long long) key, NULL == c ? "raw" : c->name);
+            }
+            free(g);
+        } while (OPAL_SUCCESS
+                 == opal_hash_table_get_next_key_uint64(&zc_guide, &key, &value, node, &node));
+    }
+    if (NULL != f) {
+        fclose(f);
+    }
+    OBJ_DESTRUCT(&zc_guide);
+    zc_guide_ready = false;
+    free(zc_guide_path);
+    zc_guide_path = NULL;
+}
+
+int mca_pml_zcomp_model_init(void)
+{
+    char *list, *tok, *save = NULL;
+    memset(zc_classes, 0, sizeof(zc_classes));
+    memset(zc_vd_global, 0, sizeof(zc_vd_global));
+    OBJ_CONSTRUCT(&zc_peers, opal_hash_table_t);
+    opal_hash_table_init(&zc_peers, 64);
+    zc_peers_ready = true;
+    mca_pml_zcomp.ncand = 0;
+    if (ZC_STRATEGY_ADAPTIVE != mca_pml_zcomp.p.strategy
+        && ZC_STRATEGY_GUIDED != mca_pml_zcomp.p.strategy) {
+        return OMPI_SUCCESS;
+    }
+    list = strdup(NULL == mca_pml_zcomp.p.candidates ? "" : mca_pml_zcomp.p.candidates);
+    for (tok = strtok_r(list, ", ", &save); NULL != tok && mca_pml_zcomp.ncand < ZC_MAX_CANDIDATES;
+         tok = strtok_r(NULL, ", ", &save)) {
+        const opal_compress_codec_t *c = opal_compress_base_find(tok);
+        if (NULL == c) {
+            opal_show_help("help-pml-zcomp.txt", "unknown-codec", true, tok,
+                           "pml_zcomp_candidates");
+            continue;
+        }
+        mca_pml_zcomp.cand[mca_pml_zcomp.ncand++] = c;
+    }
+    free(list);
+    zc_read_calibration();
+    if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy) {
+        zc_guide_load();
+    }
+    return OMPI_SUCCESS;
+}
+
+void mca_pml_zcomp_model_fini(void)
+{
+    uint64_t key;
+    void *value, *node = NULL;
+    zc_guide_save_and_free();
+    if (zc_peers_ready) {
+        if (OPAL_SUCCESS == opal_hash_table_get_first_key_uint64(&zc_peers, &key, &value, &node)) {
+            do {
+                free(value);
+            } while (OPAL_SUCCESS
+                     == opal_hash_table_get_next_key_uint64(&zc_peers, &key, &value, node, &node));
+        }
+        OBJ_DESTRUCT(&zc_peers);
+        zc_peers_ready = false;
+    }
+    free(zc_cal);
+    zc_cal = NULL;
+    zc_ncal = 0;
+    free(zc_sample_buf);
+    zc_sample_buf = NULL;
+}
