@@ -178,8 +178,8 @@ static int la_twophase_register(void)
                  "than fcoll_la_twophase_cycle_buffer_size",
                  MCA_BASE_PVAR_CLASS_GENERIC, &s->buffer_last);
     reg_double_pvar("assign_time",
-                    "Seconds spent in the assignment step (measure, gather, "
-                    "solve, broadcast; total)",
+                    "Seconds spent in the assignment step (gather of the "
+                    "gains, solve, broadcast; total)",
                     MCA_BASE_PVAR_CLASS_TIMER, &s->assign_time);
     reg_double_pvar("assign_time_last",
                     "Seconds spent in the assignment step of the last call "
