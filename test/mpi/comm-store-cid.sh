@@ -59,12 +59,19 @@ for c in flat rbtree radix; do
     echo "$c: $line"
 done
 
+# Every run must handle exhaustion; the show_help text must appear in one
+# of up to four runs, because this build's ORTE sometimes fails to forward
+# show_help messages to mpirun ("ORTE_ERROR_LOG: Out of resource in
+# show_help.c"), for any sender.
 for c in flat radix; do
     for p in lowest highest; do
-        run "x-$c-$p.txt" 3 --mca comm_store "$c" --mca comm_store_base_cid_policy "$p" \
-            --mca comm_store_base_cid_limit 100 ./cid exhaust
-        assert_grep '^exhaust: failed at 9[0-9] live \(error class MPI_ERR_INTERN\), then [0-9]+ churned' \
-            "x-$c-$p.txt" "$c/$p: exhaustion not handled"
+        for attempt in 1 2 3 4; do
+            run "x-$c-$p.txt" 3 --mca comm_store "$c" --mca comm_store_base_cid_policy "$p" \
+                --mca comm_store_base_cid_limit 100 ./cid exhaust
+            assert_grep '^exhaust: failed at 9[0-9] live \(error class MPI_ERR_INTERN\), then [0-9]+ churned' \
+                "x-$c-$p.txt" "$c/$p: exhaustion not handled"
+            grep -q 'no communicator context id' "x-$c-$p.txt" && break
+        done
         assert_grep 'no communicator context id' "x-$c-$p.txt" "$c/$p: no show_help message on exhaustion"
         echo "$c/$p: $(grep '^exhaust:' "x-$c-$p.txt")"
     done
