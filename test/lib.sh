@@ -36,6 +36,21 @@ build_unit() {
 assert_grep() {   # assert_grep PATTERN FILE [what]
     grep -Eq -- "$1" "$2" || { echo "--- $2:"; tail -n 30 "$2"; fail "${3:-expected /$1/ in $2}"; }
 }
+# fails_saying TRIES PATTERN OUT CMD...: CMD must fail on every run, and its
+# output must match PATTERN in at least one of TRIES runs.  Open MPI 4.1.4's
+# ORTE sometimes loses a show_help message (on its way to mpirun, logging
+# "Data unpack would read past end of buffer" or "Out of resource in
+# show_help.c"), above all just before an abort in MPI_Init.
+fails_saying() {
+    local tries=$1 pat=$2 out=$3 i; shift 3
+    for i in $(seq "$tries"); do
+        if "$@" >"$out" 2>&1; then tail -n 20 "$out"; fail "expected to fail: $*"; fi
+        grep -Eq -- "$pat" "$out" && return 0
+    done
+    tail -n 30 "$out"
+    fail "no /$pat/ in $tries failing runs of: $*"
+}
+
 assert_no_grep() {
     ! grep -Eq -- "$1" "$2" || { grep -E -- "$1" "$2" | head; fail "${3:-unexpected /$1/ in $2}"; }
 }
