@@ -196,20 +196,17 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
     if (NULL == p) {
         return;
     }
-    if (secs > 0) {
-        /* a raw transfer: a direct (slightly optimistic: socket buffers)
-         * measurement of the path */
-        s = (double) bytes / secs;
-        p->bw = 0 == p->samples ? s : (1 - ZC_ALPHA) * p->bw + ZC_ALPHA * s;
-        p->samples++;
-    } else {
-        /* a compressed transfer: the path is at least this fast */
-        s = (double) bytes / -secs;
-        if (bytes < (4u << 20) || s <= p->bw) {
-            return;
-        }
-        p->bw = s;
+    /* Seen from the sender, a transfer takes longer than the path needs
+     * when the receiver is late (rendezvous) or the compressor is the
+     * bottleneck, and shorter when socket buffers absorb its tail (bounded:
+     * a few MB).  So only transfers of 4 MB or more count, and only to
+     * raise the estimate: the path is at least this fast. */
+    s = (double) bytes / (secs > 0 ? secs : -secs);
+    if (bytes < (4u << 20) || s <= p->bw) {
+        return;
     }
+    p->bw = s;
+    p->samples++;
     ZC_VERBOSE(10, "zcomp: path to peer %d: %s %.1f MB/s -> estimate %.1f MB/s", dst,
                secs > 0 ? "measured" : "at least", s / 1e6, p->bw / 1e6);
 }
