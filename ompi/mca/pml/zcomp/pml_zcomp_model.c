@@ -451,8 +451,9 @@ static double zc_speedup(const zc_cstat_t *s, double S, double B)
 static uint64_t zc_guide_key(int cls, int bucket, ompi_communicator_t *comm, int dst, int tag)
 {
     uint64_t h = 1469598103934665603ull;
+    /* the peer by its vpid only: the jobid changes from run to run */
     uint64_t v[5] = {(uint64_t) cls, (uint64_t) bucket, (uint64_t) comm->c_contextid,
-                     zc_peer_key(comm, dst), (uint64_t) (uint32_t) tag};
+                     zc_peer_key(comm, dst) & 0xffffffffu, (uint64_t) (uint32_t) tag};
     int i;
     for (i = 0; i < 5; i++) {
         h ^= v[i];
