@@ -344,7 +344,20 @@ void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_cod
         return;
     }
     s = &zc_classes[d->cls][d->bucket].c[j];
-    zc_update(s, (double) raw / (double) (out > 0 ? out : 1), secs > 0 ? raw / secs : 0, 0);
+    {
+        double r = (double) raw / (double) (out > 0 ? out : 1);
+        if (s->n > 0 && (r < 0.7 * s->ratio || (r <= 1.02 && s->ratio > 1.1))) {
+            /* a "mistake" (the seed's term): the data of this class changed;
+             * believe the observation and sample every candidate again on
+             * the next message */
+            ZC_VERBOSE(10, "zcomp: %s ratio %.2f, expected %.2f: class %s/%d re-sampled next",
+                       c->name, r, s->ratio, zc_class_names[d->cls], d->bucket);
+            s->ratio = r;
+            zc_classes[d->cls][d->bucket].measured = false;
+            return;
+        }
+        zc_update(s, r, secs > 0 ? raw / secs : 0, 0);
+    }
 }
 
 void mca_pml_zcomp_note_decompress(uint8_t codec, size_t raw, double secs)
@@ -417,6 +430,7 @@ static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, si
             (void) c->decompress(zbuf, (size_t) out, dbuf, n, n);
         }
         t2 = mca_pml_zcomp_now();
+        k->c[j].n = 0; /* a fresh sample replaces what the class knew */
         zc_update(&k->c[j], (double) n / (double) out, t1 > t0 ? n / (t1 - t0) : 0,
                   (size_t) out < n && t2 > t1 ? n / (t2 - t1) : 0);
     }
@@ -445,6 +459,10 @@ static double zc_speedup(const zc_cstat_t *s, double S, double B)
         }
         tz = S / rate + C / vc + C / vd;
     }
+    /* the header message and the chunk messages cost more than one raw
+     * message: a fixed per-message overhead, which keeps small messages raw
+     * where latency, not bandwidth, dominates */
+    tz += mca_pml_zcomp.p.msg_overhead * 1e-6;
     return traw / tz;
 }
 
