@@ -77,6 +77,16 @@ static char *zc_guide_path = NULL;
 static const char *zc_class_names[ZC_NUM_CLASSES] = {"bytes", "int32", "int64", "float",
                                                      "double", "mixed"};
 
+/* The codecs a class may use (opal_compress_codec_t.datatypes). */
+static const uint32_t zc_class_mask[ZC_NUM_CLASSES] = {
+    OPAL_COMPRESS_DT_BYTES, OPAL_COMPRESS_DT_INT32, OPAL_COMPRESS_DT_INT64,
+    OPAL_COMPRESS_DT_FLOAT, OPAL_COMPRESS_DT_DOUBLE, OPAL_COMPRESS_DT_BYTES};
+
+static inline bool zc_suits(int j, int cls)
+{
+    return 0 != (mca_pml_zcomp.cand[j]->datatypes & zc_class_mask[cls]);
+}
+
 const char *mca_pml_zcomp_class_name(int cls)
 {
     return zc_class_names[cls];
@@ -373,7 +383,7 @@ void mca_pml_zcomp_note_decompress(uint8_t codec, size_t raw, double secs)
 /* Compress and decompress the first bytes of the message with every
  * candidate. */
 static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, size_t bytes,
-                       zc_class_t *k)
+                       zc_class_t *k, int cls)
 {
     size_t n = bytes < ZC_SAMPLE ? bytes : ZC_SAMPLE;
     const char *sample;
@@ -412,6 +422,9 @@ static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, si
         size_t cap = c->bound(ZC_SAMPLE);
         ssize_t out;
         double t0, t1, t2;
+        if (!zc_suits(j, cls)) {
+            continue;
+        }
         if (cap > zcap) {
             free(zbuf);
             zbuf = malloc(cap);
@@ -523,7 +536,11 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         double fastest = 0;
         for (j = 0; j < mca_pml_zcomp.ncand; j++) {
             const zc_cstat_t *s = &k->c[j];
-            double v = s->n > 0 ? (s->vc < s->vd || s->vd <= 0 ? s->vc : s->vd)
+            double v;
+            if (!zc_suits(j, d->cls)) {
+                continue;
+            }
+            v = s->n > 0 ? (s->vc < s->vd || s->vd <= 0 ? s->vc : s->vd)
                                 : zc_nominal_speed(mca_pml_zcomp.cand[j]) * 2;
             if (v > fastest) {
                 fastest = v;
@@ -538,12 +555,12 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     }
     if (!k->measured || (mca_pml_zcomp.p.retry_interval > 0
                          && 0 == (k->decisions % (unsigned long) mca_pml_zcomp.p.retry_interval))) {
-        zc_measure(buf, count, dtype, bytes, k);
+        zc_measure(buf, count, dtype, bytes, k, d->cls);
         d->measure = true;
     }
     k->decisions++;
     for (j = 0; j < mca_pml_zcomp.ncand; j++) {
-        sp[j] = k->c[j].n > 0 ? zc_speedup(&k->c[j], (double) bytes, B) : 0;
+        sp[j] = k->c[j].n > 0 && zc_suits(j, d->cls) ? zc_speedup(&k->c[j], (double) bytes, B) : 0;
         if (sp[j] > best) {
             best = sp[j];
             bj = j;
@@ -567,10 +584,13 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         }
     }
     if (opal_output_get_verbosity(mca_pml_zcomp.output) >= 10) {
-        char why[256];
+        char why[512];
         int o = 0;
         for (j = 0; j < mca_pml_zcomp.ncand && o < (int) sizeof(why) - 40; j++) {
             const zc_cstat_t *s = &k->c[j];
+            if (!zc_suits(j, d->cls)) {
+                continue;
+            }
             o += snprintf(why + o, sizeof(why) - (size_t) o, " %s r=%.2f c=%.0f d=%.0f x%.2f;",
                           mca_pml_zcomp.cand[j]->name, s->ratio, s->vc / 1e6, s->vd / 1e6,
                           sp[j]);
