@@ -152,7 +152,7 @@ static int zc_register(void)
         "Codec (opal/mca/compress component) used by the 'always' strategy",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_READONLY,
         &p->codec);
-    p->candidates = "lz4,lzo,zstd,rle,fpc,rice,huffman";
+    p->candidates = "lz4,zstd,rle,fpc";
     (void) mca_base_component_var_register(c, "candidates",
         "Comma-separated codecs the adaptive and guided strategies choose from (each "
         "message class only samples the codecs that suit its datatype)",
