@@ -13,6 +13,8 @@
 #
 #   bench/zcomp-bench.sh [--quick] [--rounds N] [--links "1gbit 100mbit shm"]
 #                        [-- extra mpirun args for the zcomp runs]
+# On the slow links zcomp starts from contrib/zcomp_calibrate.c's figures
+# (measured first, in the same script); NO_CALIBRATION=1 leaves them out.
 # Needs root for slowlink.  Results: $OUT (default _build/zcomp-bench)/summary.txt
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -42,6 +44,7 @@ O=$BUILD/obj S=$BUILD/src/openmpi-4.1.4
     -I"$O/orte/include" -I"$S" -I"$S/opal/include" -I"$S/ompi/include" -I"$S/orte/include" \
     -I/usr/lib/x86_64-linux-gnu/pmix2/include -I"$TOP/test/common" \
     "$TOP/bench/zcomp_bench.c" "$TOP/test/common/datasets.c" -lopen-pal -lm
+"$PREFIX/bin/mpicc" -O2 -o "$OUT/zcomp_calibrate" "$TOP/contrib/zcomp_calibrate.c"
 root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 
 run() {  # link mode round -> appends to $OUT/<link>.<mode>.<round>
@@ -51,6 +54,10 @@ run() {  # link mode round -> appends to $OUT/<link>.<mode>.<round>
         *) pre=("$SLOWLINK" --rate "$link" --); net=(--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo) ;;
     esac
     [ "$mode" = zcomp ] && z=(--mca pml_zcomp_enable 1 "${extra[@]}")
+    # the slow links: adaptive starts from the calibration tool's figures
+    if [ "$mode" = zcomp ] && [ "$link" != shm ] && [ -z "${NO_CALIBRATION:-}" ]; then
+        z+=(--mca pml_zcomp_calibration_file "$OUT/$link.cal")
+    fi
     local cod=(); [ "$mode" = plain ] && [ "$round" = 1 ] && cod=(--codecs "$CODECS")
     : >"$f"
     "${pre[@]}" "$PREFIX/bin/mpirun" "${root[@]}" -np 2 "${net[@]}" "${z[@]}" \
@@ -61,6 +68,11 @@ run() {  # link mode round -> appends to $OUT/<link>.<mode>.<round>
     fi
 }
 for link in $links; do
+    if [ "$link" != shm ] && [ -z "${NO_CALIBRATION:-}" ]; then
+        echo "zcomp-bench: $link: calibrating"
+        "$SLOWLINK" --rate "$link" -- "$PREFIX/bin/mpirun" "${root[@]}" -np 2 --mca btl tcp,self \
+            --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$OUT/zcomp_calibrate" "$OUT/$link.cal"
+    fi
     for r in $(seq 1 "$rounds"); do
         echo "zcomp-bench: $link round $r: plain ob1"; run "$link" plain "$r"
         echo "zcomp-bench: $link round $r: zcomp";     run "$link" zcomp "$r"

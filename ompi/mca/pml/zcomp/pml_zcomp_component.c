@@ -36,6 +36,7 @@ mca_pml_zcomp_globals_t mca_pml_zcomp = {
         .window = 8,
         .inline_max = 2048,
         .min_gain = 1.03,
+        .msg_overhead = 20.0,
         .retry_interval = 64,
         .default_bandwidth = 0.0,
     },
@@ -153,7 +154,8 @@ static int zc_register(void)
         &p->codec);
     p->candidates = "lz4,zstd,rle,fpc";
     (void) mca_base_component_var_register(c, "candidates",
-        "Comma-separated codecs the adaptive and guided strategies choose from",
+        "Comma-separated codecs the adaptive and guided strategies choose from (each "
+        "message class only samples the codecs that suit its datatype)",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
         &p->candidates);
     (void) mca_base_component_var_register(c, "threshold",
@@ -199,6 +201,11 @@ static int zc_register(void)
         "Adaptive: compress only when the model predicts at least this speedup",
         MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &p->min_gain);
+    (void) mca_base_component_var_register(c, "msg_overhead",
+        "Adaptive: extra time in microseconds a compressed message costs over a raw one "
+        "(its header message, codec set-up), added to the model's compressed time",
+        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &p->msg_overhead);
     (void) mca_base_component_var_register(c, "retry_interval",
         "Adaptive: measure every candidate codec again on a message class after this "
         "many decisions (codec speeds and ratios drift with the data)",

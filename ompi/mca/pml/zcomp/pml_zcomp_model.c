@@ -77,6 +77,16 @@ static char *zc_guide_path = NULL;
 static const char *zc_class_names[ZC_NUM_CLASSES] = {"bytes", "int32", "int64", "float",
                                                      "double", "mixed"};
 
+/* The codecs a class may use (opal_compress_codec_t.datatypes). */
+static const uint32_t zc_class_mask[ZC_NUM_CLASSES] = {
+    OPAL_COMPRESS_DT_BYTES, OPAL_COMPRESS_DT_INT32, OPAL_COMPRESS_DT_INT64,
+    OPAL_COMPRESS_DT_FLOAT, OPAL_COMPRESS_DT_DOUBLE, OPAL_COMPRESS_DT_BYTES};
+
+static inline bool zc_suits(int j, int cls)
+{
+    return 0 != (mca_pml_zcomp.cand[j]->datatypes & zc_class_mask[cls]);
+}
+
 const char *mca_pml_zcomp_class_name(int cls)
 {
     return zc_class_names[cls];
@@ -196,20 +206,17 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
     if (NULL == p) {
         return;
     }
-    if (secs > 0) {
-        /* a raw transfer: a direct (slightly optimistic: socket buffers)
-         * measurement of the path */
-        s = (double) bytes / secs;
-        p->bw = 0 == p->samples ? s : (1 - ZC_ALPHA) * p->bw + ZC_ALPHA * s;
-        p->samples++;
-    } else {
-        /* a compressed transfer: the path is at least this fast */
-        s = (double) bytes / -secs;
-        if (bytes < (4u << 20) || s <= p->bw) {
-            return;
-        }
-        p->bw = s;
+    /* Seen from the sender, a transfer takes longer than the path needs
+     * when the receiver is late (rendezvous) or the compressor is the
+     * bottleneck, and shorter when socket buffers absorb its tail (bounded:
+     * a few MB).  So only transfers of 4 MB or more count, and only to
+     * raise the estimate: the path is at least this fast. */
+    s = (double) bytes / (secs > 0 ? secs : -secs);
+    if (bytes < (4u << 20) || s <= p->bw) {
+        return;
     }
+    p->bw = s;
+    p->samples++;
     ZC_VERBOSE(10, "zcomp: path to peer %d: %s %.1f MB/s -> estimate %.1f MB/s", dst,
                secs > 0 ? "measured" : "at least", s / 1e6, p->bw / 1e6);
 }
@@ -347,7 +354,20 @@ void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_cod
         return;
     }
     s = &zc_classes[d->cls][d->bucket].c[j];
-    zc_update(s, (double) raw / (double) (out > 0 ? out : 1), secs > 0 ? raw / secs : 0, 0);
+    {
+        double r = (double) raw / (double) (out > 0 ? out : 1);
+        if (s->n > 0 && (r < 0.7 * s->ratio || (r <= 1.02 && s->ratio > 1.1))) {
+            /* a "mistake" (the seed's term): the data of this class changed;
+             * believe the observation and sample every candidate again on
+             * the next message */
+            ZC_VERBOSE(10, "zcomp: %s ratio %.2f, expected %.2f: class %s/%d re-sampled next",
+                       c->name, r, s->ratio, zc_class_names[d->cls], d->bucket);
+            s->ratio = r;
+            zc_classes[d->cls][d->bucket].measured = false;
+            return;
+        }
+        zc_update(s, r, secs > 0 ? raw / secs : 0, 0);
+    }
 }
 
 void mca_pml_zcomp_note_decompress(uint8_t codec, size_t raw, double secs)
@@ -363,7 +383,7 @@ void mca_pml_zcomp_note_decompress(uint8_t codec, size_t raw, double secs)
 /* Compress and decompress the first bytes of the message with every
  * candidate. */
 static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, size_t bytes,
-                       zc_class_t *k)
+                       zc_class_t *k, int cls)
 {
     size_t n = bytes < ZC_SAMPLE ? bytes : ZC_SAMPLE;
     const char *sample;
@@ -402,6 +422,9 @@ static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, si
         size_t cap = c->bound(ZC_SAMPLE);
         ssize_t out;
         double t0, t1, t2;
+        if (!zc_suits(j, cls)) {
+            continue;
+        }
         if (cap > zcap) {
             free(zbuf);
             zbuf = malloc(cap);
@@ -420,6 +443,7 @@ static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, si
             (void) c->decompress(zbuf, (size_t) out, dbuf, n, n);
         }
         t2 = mca_pml_zcomp_now();
+        k->c[j].n = 0; /* a fresh sample replaces what the class knew */
         zc_update(&k->c[j], (double) n / (double) out, t1 > t0 ? n / (t1 - t0) : 0,
                   (size_t) out < n && t2 > t1 ? n / (t2 - t1) : 0);
     }
@@ -448,14 +472,19 @@ static double zc_speedup(const zc_cstat_t *s, double S, double B)
         }
         tz = S / rate + C / vc + C / vd;
     }
+    /* the header message and the chunk messages cost more than one raw
+     * message: a fixed per-message overhead, which keeps small messages raw
+     * where latency, not bandwidth, dominates */
+    tz += mca_pml_zcomp.p.msg_overhead * 1e-6;
     return traw / tz;
 }
 
 static uint64_t zc_guide_key(int cls, int bucket, ompi_communicator_t *comm, int dst, int tag)
 {
     uint64_t h = 1469598103934665603ull;
+    /* the peer by its vpid only: the jobid changes from run to run */
     uint64_t v[5] = {(uint64_t) cls, (uint64_t) bucket, (uint64_t) comm->c_contextid,
-                     zc_peer_key(comm, dst), (uint64_t) (uint32_t) tag};
+                     zc_peer_key(comm, dst) & 0xffffffffu, (uint64_t) (uint32_t) tag};
     int i;
     for (i = 0; i < 5; i++) {
         h ^= v[i];
@@ -507,7 +536,11 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         double fastest = 0;
         for (j = 0; j < mca_pml_zcomp.ncand; j++) {
             const zc_cstat_t *s = &k->c[j];
-            double v = s->n > 0 ? (s->vc < s->vd || s->vd <= 0 ? s->vc : s->vd)
+            double v;
+            if (!zc_suits(j, d->cls)) {
+                continue;
+            }
+            v = s->n > 0 ? (s->vc < s->vd || s->vd <= 0 ? s->vc : s->vd)
                                 : zc_nominal_speed(mca_pml_zcomp.cand[j]) * 2;
             if (v > fastest) {
                 fastest = v;
@@ -522,12 +555,12 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     }
     if (!k->measured || (mca_pml_zcomp.p.retry_interval > 0
                          && 0 == (k->decisions % (unsigned long) mca_pml_zcomp.p.retry_interval))) {
-        zc_measure(buf, count, dtype, bytes, k);
+        zc_measure(buf, count, dtype, bytes, k, d->cls);
         d->measure = true;
     }
     k->decisions++;
     for (j = 0; j < mca_pml_zcomp.ncand; j++) {
-        sp[j] = k->c[j].n > 0 ? zc_speedup(&k->c[j], (double) bytes, B) : 0;
+        sp[j] = k->c[j].n > 0 && zc_suits(j, d->cls) ? zc_speedup(&k->c[j], (double) bytes, B) : 0;
         if (sp[j] > best) {
             best = sp[j];
             bj = j;
@@ -551,10 +584,13 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         }
     }
     if (opal_output_get_verbosity(mca_pml_zcomp.output) >= 10) {
-        char why[256];
+        char why[512];
         int o = 0;
         for (j = 0; j < mca_pml_zcomp.ncand && o < (int) sizeof(why) - 40; j++) {
             const zc_cstat_t *s = &k->c[j];
+            if (!zc_suits(j, d->cls)) {
+                continue;
+            }
             o += snprintf(why + o, sizeof(why) - (size_t) o, " %s r=%.2f c=%.0f d=%.0f x%.2f;",
                           mca_pml_zcomp.cand[j]->name, s->ratio, s->vc / 1e6, s->vd / 1e6,
                           sp[j]);

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "opal/runtime/opal_progress.h"
 #include "opal/util/show_help.h"
 #include "ompi/mca/pml/base/pml_base_request.h"
 
@@ -171,6 +172,7 @@ void mca_pml_zcomp_recv_hook(struct ompi_request_t *req, const struct iovec *iov
     OPAL_THREAD_LOCK(&mca_pml_zcomp.lock);
     opal_list_append(&mca_pml_zcomp.recvs, &st->super);
     OPAL_THREAD_UNLOCK(&mca_pml_zcomp.lock);
+    opal_progress_event_users_increment(); /* see zc_sreq_launch */
 }
 
 /* The wrapped PML completed the header message: keep the request pending. */
@@ -461,6 +463,7 @@ int mca_pml_zcomp_recv_progress(void)
     OPAL_LIST_FOREACH_SAFE(st, next, &mca_pml_zcomp.recvs, zc_rstate_t) {
         if (zc_rstate_advance(st, &events)) {
             opal_list_remove_item(&mca_pml_zcomp.recvs, &st->super);
+            opal_progress_event_users_decrement();
             zc_rstate_finish(st);
         }
     }

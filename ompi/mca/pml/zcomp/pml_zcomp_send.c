@@ -500,6 +500,7 @@ int mca_pml_zcomp_send_progress(void)
         if (zc_sreq_advance(r, &events)) {
             opal_list_remove_item(&mca_pml_zcomp.sends, &r->super.super.super);
             r->linked = false;
+            opal_progress_event_users_decrement();
             zc_sreq_finish(r);
         }
     }
@@ -522,6 +523,10 @@ static int zc_sreq_launch(zc_sreq_t *r, const zc_decision_t *dec)
     opal_list_append(&mca_pml_zcomp.sends, &r->super.super.super);
     r->linked = true;
     OPAL_THREAD_UNLOCK(&mca_pml_zcomp.lock);
+    /* our progress callback compresses between network progress calls:
+     * have opal_progress run the event library (TCP) at every call, not
+     * every 8th, while a compressed transfer is in flight */
+    opal_progress_event_users_increment();
     return rc;
 }
 
