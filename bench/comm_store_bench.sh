@@ -13,7 +13,8 @@
 #      communicator (4.); SREPS repetitions with the configurations
 #      interleaved, medians over them.
 # Usage: bench/comm_store_bench.sh [--quick] [--only lookup|pingpong|split]
-# Environment: PREFIX (default ./_install), LIVE, ITERS, ROUNDS, SPLITS, SREPS.
+# Environment: PREFIX (default ./_install), LIVE, ITERS, ROUNDS, SPLITS, SREPS,
+# MODES (split modes, default "small large").
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PREFIX=${PREFIX:-$TOP/_install}
@@ -69,7 +70,7 @@ fi
 
 if [ -z "$only" ] || [ "$only" = split ]; then
     echo "== 3./4. split stress, 8 ranks, $SPLITS splits (times in us), $SREPS interleaved repetitions"
-    for mode in small large; do
+    for mode in ${MODES:-small large}; do
         : >"$work/split.txt"
         for rep in $(seq "$SREPS"); do
             for cfg in "flat lowest" "flat highest" "rbtree highest" "radix highest"; do

@@ -769,6 +769,90 @@ static void test_random_all(const impl_t *im)
     free(k);
 }
 
+/* Exclusive mode (a process without MPI threads): memory that leaves the
+ * structure is freed at once.  Switching it on empties the pools (and
+ * flat's retired arrays), leaving exactly the bytes of a map that was
+ * exclusive from the start after the same operations; in exclusive mode an
+ * emptied rbtree or radix map is back to the bytes of a new one. */
+static void test_exclusive(const impl_t *im)
+{
+    const comm_store_map_ops_t *o = im->ops;
+    const uint32_t max = is_flat(im) ? (1u << 20) - 1 : UINT32_MAX;
+    enum { NK = 20000 };
+    uint32_t *k = xmalloc(NK * sizeof(*k));
+    comm_store_map_t *m = o->create(), *x = o->create();
+    comm_store_map_stats_t s, sx;
+    size_t bytes0, peak, n;
+
+    CHECK(NULL != m && NULL != x, "exclusive: create");
+    o->stats(m, &s);
+    bytes0 = s.bytes;
+    o->set_exclusive(x, 1);
+    for (n = 0; n < NK / 2; n++) {
+        k[n] = (uint32_t) n;                    /* dense, as lowest-CID */
+    }
+    while (n < NK) {
+        uint32_t c = (uint32_t) (rnd32() % ((uint64_t) max + 1)); /* sparse, as highest-CID */
+        if (c >= NK / 2) {
+            k[n++] = c;
+        }
+    }
+    for (size_t i = 0; i < NK; i++) {
+        int rc = o->insert(m, k[i], enc(k[i], 1));
+        CHECK(rc == o->insert(x, k[i], enc(k[i], 1)), "exclusive: insert %u differs", k[i]);
+    }
+    for (size_t i = 0; i < NK; i++) {
+        CHECK(o->lookup(x, k[i]) == o->lookup(m, k[i]), "exclusive: lookup %u", k[i]);
+    }
+    CHECK(0 == im->check(x), "exclusive: check after inserts");
+    for (size_t i = 0; i < NK; i++) {
+        (void) o->remove(m, k[i]);
+        (void) o->remove(x, k[i]);
+    }
+    o->stats(m, &s);
+    o->stats(x, &sx);
+    CHECK(0 == s.live && 0 == sx.live, "exclusive: drained");
+    CHECK(0 == im->check(x), "exclusive: check after the drain");
+    if (!is_flat(im)) {
+        CHECK(s.bytes > bytes0, "pooled map drained: bytes %zu, expected the peak", s.bytes);
+        CHECK(sx.bytes == bytes0, "exclusive map drained: bytes %zu, a new map has %zu",
+              sx.bytes, bytes0);
+    }
+    peak = s.bytes;
+    o->set_exclusive(m, 1);
+    CHECK(0 == im->check(m), "exclusive: check after switching on");
+    o->stats(m, &s);
+    CHECK(s.bytes == sx.bytes, "switched on: bytes %zu, always-exclusive map %zu", s.bytes,
+          sx.bytes);
+    /* churn in exclusive mode, checked against the pooled-mode answers */
+    o->set_exclusive(m, 0);
+    for (int round = 0; round < 20; round++) {
+        for (size_t i = 0; i < NK; i += 1 + rnd32() % 3) {
+            int rc = o->insert(m, k[i], enc(k[i], 2));
+            CHECK(rc == o->insert(x, k[i], enc(k[i], 2)), "exclusive churn: insert %u", k[i]);
+        }
+        for (size_t i = 0; i < NK; i += 1 + rnd32() % 2) {
+            int rc = o->remove(m, k[i]);
+            CHECK(rc == o->remove(x, k[i]), "exclusive churn: remove %u", k[i]);
+        }
+        for (size_t i = 0; i < NK; i++) {
+            CHECK(o->lookup(x, k[i]) == o->lookup(m, k[i]), "exclusive churn: lookup %u", k[i]);
+        }
+        CHECK(0 == im->check(x), "exclusive churn: check, round %d", round);
+    }
+    for (size_t i = 0; i < NK; i++) {
+        (void) o->remove(x, k[i]);
+    }
+    o->stats(x, &sx);
+    CHECK(is_flat(im) || sx.bytes == bytes0, "exclusive churn drained: bytes %zu, new map %zu",
+          sx.bytes, bytes0);
+    printf("    %-6s ok (drained after %d entries: pooled %zu bytes, exclusive %zu)\n", o->name,
+           NK, peak, s.bytes);
+    o->destroy(m);
+    o->destroy(x);
+    free(k);
+}
+
 /* ---- concurrency ------------------------------------------------------- */
 
 #define NREADERS 3
@@ -1240,6 +1324,13 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < NIMPL; k++) {
         ctx = impls[k].ops->name;
         test_random_all(&impls[k]);
+    }
+
+    printf("exclusive mode (no concurrent readers): freed at once, pools emptied when\n"
+           "  switched on, same answers as pooled mode\n");
+    for (size_t k = 0; k < NIMPL; k++) {
+        ctx = impls[k].ops->name;
+        test_exclusive(&impls[k]);
     }
 
     if (OPS_DIV > 1) {

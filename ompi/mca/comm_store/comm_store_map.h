@@ -98,8 +98,11 @@
  *           standalone fences (unsupported by ThreadSanitizer) and keeps
  *           the code free of data races.  rbtree's hint is the one field
  *           readers write (atomic stores; the writer's clear is atomic too).
- *           Pools are never trimmed: the memory held is that of the peak
- *           number of entries (rbtree) or chunks (radix).  Readers can be
+ *           Pools are never trimmed while readers may run: the memory held
+ *           is that of the peak number of entries (rbtree) or chunks
+ *           (radix).  In exclusive mode (set_exclusive, single-threaded
+ *           processes) nothing is pooled or retired: memory is freed the
+ *           moment it leaves the structure.  Readers can be
  *           starved by a continuous stream of writes; CID changes are rare.
  *
  * ---- Statistics -----------------------------------------------------------
@@ -152,6 +155,13 @@ typedef struct comm_store_map_ops {
     int (*lowest_free)(const comm_store_map_t *m, uint32_t from, uint32_t *cid); /* smallest absent cid >= from: 0, or -1 none (all taken up to UINT32_MAX) */
     int (*highest)(const comm_store_map_t *m, uint32_t *cid);     /* largest present cid: 0, or -1 empty */
     void (*stats)(const comm_store_map_t *m, comm_store_map_stats_t *s);
+    /* on != 0: no lookup ever runs beside a writer (the process runs no
+     * MPI threads), so memory leaving the structure (flat: a replaced
+     * array; rbtree: a removed node; radix: an emptied chunk) is freed at
+     * once and the pools are emptied; 0 (after create): it is kept for
+     * lock-free readers until destroy.  Switch it on only while no reader
+     * runs; switching it off is always safe. */
+    void (*set_exclusive)(comm_store_map_t *m, int on);
 } comm_store_map_ops_t;
 
 extern const comm_store_map_ops_t comm_store_flat_ops, comm_store_rbtree_ops, comm_store_radix_ops;

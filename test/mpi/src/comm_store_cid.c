@@ -20,6 +20,8 @@
  *                               their own parent N times concurrently
  *   comm_store_cid density N    N live dups, then all freed: prints the
  *                               live/bytes/density variables at both points
+ *   comm_store_cid density-mt N the same under MPI_THREAD_MULTIPLE (memory
+ *                               kept for lock-free readers)
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -261,7 +263,8 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "rounds";
     int n = argc > 2 ? atoi(argv[2]) : 100, provided, tp;
-    int want = 0 == strcmp(mode, "threads") ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
+    int want = 0 == strcmp(mode, "threads") || 0 == strcmp(mode, "density-mt")
+                   ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
     MPI_Init_thread(&argc, &argv, want, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -277,7 +280,7 @@ int main(int argc, char **argv)
         mode_exhaust();
     } else if (0 == strcmp(mode, "threads")) {
         mode_threads(n);
-    } else if (0 == strcmp(mode, "density")) {
+    } else if (0 == strcmp(mode, "density") || 0 == strcmp(mode, "density-mt")) {
         mode_density(n);
     } else {
         DIE("unknown mode %s", mode);

@@ -21,6 +21,7 @@ comm_store_map_t *ompi_comm_store_map = NULL;
 
 /* Serialises writers; readers (lookup) never take it. */
 static opal_mutex_t writer_lock;
+static bool exclusive;          /* the map frees memory at once (no MPI threads) */
 
 int ompi_comm_store_cid_policy = OMPI_COMM_STORE_CID_LOWEST;
 static int cid_policy_param = OMPI_COMM_STORE_CID_AUTO;
@@ -169,7 +170,23 @@ int ompi_comm_store_init(void)
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     ompi_comm_store_ops = module->ops;
+    /* Without MPI threads no lookup can run beside a writer: free memory
+     * at once instead of keeping it for lock-free readers. */
+    exclusive = !opal_using_threads();
+    ompi_comm_store_ops->set_exclusive(ompi_comm_store_map, exclusive);
     return OMPI_SUCCESS;
+}
+
+/* Take the writer lock.  A thread may appear after MPI_Init (a BTL's
+ * progress thread sets opal_using_threads()): from then on keep memory
+ * for lock-free readers. */
+static void writer_lock_take(void)
+{
+    OPAL_THREAD_LOCK(&writer_lock);
+    if (exclusive && opal_using_threads()) {
+        exclusive = false;
+        ompi_comm_store_ops->set_exclusive(ompi_comm_store_map, 0);
+    }
 }
 
 int ompi_comm_store_finalize(void)
@@ -185,7 +202,7 @@ int ompi_comm_store_finalize(void)
 int ompi_comm_store_set(uint32_t cid, void *ptr)
 {
     int rc = OMPI_SUCCESS;
-    OPAL_THREAD_LOCK(&writer_lock);
+    writer_lock_take();
     (void) ompi_comm_store_ops->remove(ompi_comm_store_map, cid);
     if (NULL != ptr && 0 != ompi_comm_store_ops->insert(ompi_comm_store_map, cid, ptr)) {
         rc = OMPI_ERR_OUT_OF_RESOURCE;
@@ -197,7 +214,7 @@ int ompi_comm_store_set(uint32_t cid, void *ptr)
 bool ompi_comm_store_test_and_set(uint32_t cid, void *ptr)
 {
     bool stored;
-    OPAL_THREAD_LOCK(&writer_lock);
+    writer_lock_take();
     stored = 0 == ompi_comm_store_ops->insert(ompi_comm_store_map, cid, ptr);
     OPAL_THREAD_UNLOCK(&writer_lock);
     return stored;
@@ -206,7 +223,7 @@ bool ompi_comm_store_test_and_set(uint32_t cid, void *ptr)
 int ompi_comm_store_reserve_lowest(uint32_t from, uint32_t limit, void *ptr, uint32_t *cid)
 {
     int rc = -1;
-    OPAL_THREAD_LOCK(&writer_lock);
+    writer_lock_take();
     if (0 == ompi_comm_store_ops->lowest_free(ompi_comm_store_map, from, cid) && *cid < limit
         && 0 == ompi_comm_store_ops->insert(ompi_comm_store_map, *cid, ptr)) {
         rc = 0;
@@ -218,7 +235,7 @@ int ompi_comm_store_reserve_lowest(uint32_t from, uint32_t limit, void *ptr, uin
 int ompi_comm_store_next(uint32_t from, uint32_t *cid, void **ptr)
 {
     int rc;
-    OPAL_THREAD_LOCK(&writer_lock);
+    writer_lock_take();
     rc = ompi_comm_store_ops->next(ompi_comm_store_map, from, cid, ptr);
     OPAL_THREAD_UNLOCK(&writer_lock);
     return rc;
@@ -227,7 +244,7 @@ int ompi_comm_store_next(uint32_t from, uint32_t *cid, void **ptr)
 int ompi_comm_store_highest(uint32_t *cid)
 {
     int rc;
-    OPAL_THREAD_LOCK(&writer_lock);
+    writer_lock_take();
     rc = ompi_comm_store_ops->highest(ompi_comm_store_map, cid);
     OPAL_THREAD_UNLOCK(&writer_lock);
     return rc;
@@ -235,7 +252,7 @@ int ompi_comm_store_highest(uint32_t *cid)
 
 void ompi_comm_store_stats(comm_store_map_stats_t *s)
 {
-    OPAL_THREAD_LOCK(&writer_lock);
+    writer_lock_take();
     ompi_comm_store_ops->stats(ompi_comm_store_map, s);
     OPAL_THREAD_UNLOCK(&writer_lock);
 }
@@ -251,7 +268,7 @@ int ompi_comm_store_reserve_highest(uint32_t from, uint32_t limit, void *ptr, ui
 {
     uint32_t high, c = from;
     int rc = -1;
-    OPAL_THREAD_LOCK(&writer_lock);
+    writer_lock_take();
     if (0 == ompi_comm_store_ops->highest(ompi_comm_store_map, &high) && high >= c) {
         c = high + 1; /* high < limit <= UINT32_MAX: no overflow */
     }
@@ -266,7 +283,7 @@ int ompi_comm_store_reserve_highest(uint32_t from, uint32_t limit, void *ptr, ui
 bool ompi_comm_store_release(uint32_t cid, void *owner)
 {
     bool released = false;
-    OPAL_THREAD_LOCK(&writer_lock);
+    writer_lock_take();
     if (owner == ompi_comm_store_ops->lookup(ompi_comm_store_map, cid)) {
         released = 0 == ompi_comm_store_ops->remove(ompi_comm_store_map, cid);
     }

@@ -37,6 +37,7 @@ typedef struct {
     int nretired;
     void **retired[COMM_STORE_FLAT_MAX_RETIRED];
     uint32_t retired_cap[COMM_STORE_FLAT_MAX_RETIRED];
+    int exclusive;              /* no concurrent readers: free, do not retire */
 } comm_store_flat_t;
 
 #define FLAT(m)  ((comm_store_flat_t *) (m))
@@ -97,7 +98,10 @@ static int comm_store_flat_grow(comm_store_flat_t *f, uint32_t cid)
     free(f->bits);
     f->bits = nb;
     f->bytes += (size_t) (ncap - f->cap) / 64 * sizeof(uint64_t);
-    if (f->slots) {
+    if (f->slots && f->exclusive) {
+        free(f->slots);
+        f->bytes -= (size_t) f->cap * sizeof(void *);
+    } else if (f->slots) {
         f->retired[f->nretired] = f->slots;
         f->retired_cap[f->nretired] = f->cap;
         f->nretired++;
@@ -106,6 +110,17 @@ static int comm_store_flat_grow(comm_store_flat_t *f, uint32_t cid)
     MCA_COMM_STORE_PUBLISH(&f->slots, ns);
     MCA_COMM_STORE_PUBLISH(&f->cap, ncap);
     return 0;
+}
+
+static void comm_store_flat_set_exclusive(comm_store_map_t *m, int on)
+{
+    comm_store_flat_t *f = FLAT(m);
+    f->exclusive = on;
+    while (on && f->nretired > 0) {
+        f->nretired--;
+        free(f->retired[f->nretired]);
+        f->bytes -= (size_t) f->retired_cap[f->nretired] * sizeof(void *);
+    }
 }
 
 #define BIT(c) (UINT64_C(1) << ((c) & 63))
@@ -283,4 +298,5 @@ const comm_store_map_ops_t comm_store_flat_ops = {
     .lowest_free = comm_store_flat_lowest_free,
     .highest = comm_store_flat_highest,
     .stats = comm_store_flat_stats,
+    .set_exclusive = comm_store_flat_set_exclusive,
 };

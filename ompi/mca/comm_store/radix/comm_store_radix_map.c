@@ -12,7 +12,8 @@
  * Unlinked chunks go to a pool per level (type-stable memory, see
  * comm_store_map.h): a lookup still holding one reads NULL or a chunk of
  * the level it expects, never a user pointer, and the seqlock makes it
- * retry.  A pooled chunk is all-NULL, so reuse needs no clearing.
+ * retry.  A pooled chunk is all-NULL, so reuse needs no clearing.  In
+ * exclusive mode (no concurrent readers) an emptied chunk is freed at once.
  *
  * Shortcut: low[] in the header mirrors the level-2 chunk of b3 == 0, so a
  * cid < 2^24 is found in 3 dependent loads (low[b2], slot[b1], slot[b0]);
@@ -46,6 +47,7 @@ typedef struct {
     comm_store_radix_chunk_t *pool[RADIX_LEVELS];
     size_t linked[RADIX_LEVELS], pooled[RADIX_LEVELS];
     size_t live;
+    int exclusive;              /* no concurrent readers: free, do not pool */
 } comm_store_radix_t;
 
 typedef comm_store_radix_chunk_t chunk_t;
@@ -109,9 +111,27 @@ static chunk_t *comm_store_radix_get(comm_store_radix_t *r, int level)
 
 static void comm_store_radix_put(comm_store_radix_t *r, chunk_t *c)
 {
+    if (r->exclusive) {
+        free(c);
+        return;
+    }
     c->pool_next = r->pool[c->level];
     r->pool[c->level] = c;
     r->pooled[c->level]++;
+}
+
+static void comm_store_radix_set_exclusive(comm_store_map_t *m, int on)
+{
+    comm_store_radix_t *r = RADIX(m);
+    r->exclusive = on;
+    for (int l = 0; on && l < RADIX_LEVELS; l++) {
+        while (NULL != r->pool[l]) {
+            chunk_t *c = r->pool[l];
+            r->pool[l] = c->pool_next;
+            r->pooled[l]--;
+            free(c);
+        }
+    }
 }
 
 static int comm_store_radix_insert(comm_store_map_t *m, uint32_t cid, void *ptr)
@@ -452,4 +472,5 @@ const comm_store_map_ops_t comm_store_radix_ops = {
     .lowest_free = comm_store_radix_lowest_free,
     .highest = comm_store_radix_highest,
     .stats = comm_store_radix_stats,
+    .set_exclusive = comm_store_radix_set_exclusive,
 };

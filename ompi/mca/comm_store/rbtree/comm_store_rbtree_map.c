@@ -6,7 +6,8 @@
  * fix-ups after Cormen et al., with NULL leaves instead of a sentinel so
  * that lock-free readers never touch a shared, writer-modified node).
  * One node per entry; removed nodes go to a pool (type-stable memory, see
- * comm_store_map.h) and are reused by later inserts, freed by destroy.
+ * comm_store_map.h) and are reused by later inserts, freed by destroy
+ * (in exclusive mode, without concurrent readers, freed at once).
  *
  * Readers load root, child[], key and value only; the writer stores
  * those with release stores.  A node's value is non-NULL exactly while it
@@ -49,6 +50,7 @@ typedef struct {
     comm_store_rbtree_node_t *hint;
     comm_store_rbtree_node_t *pool;
     size_t live, pooled;
+    int exclusive;                           /* no concurrent readers: free, do not pool */
 } comm_store_rbtree_t;
 
 typedef comm_store_rbtree_node_t node_t;
@@ -372,11 +374,27 @@ static int comm_store_rbtree_remove(comm_store_map_t *m, uint32_t cid)
     /* z keeps its links and key: a reader still on it ends its walk on
      * valid nodes and fails the seqlock check (it may read the NULL value,
      * stored in the section, so it sees the section). */
+    t->live--;
+    if (t->exclusive) {
+        free(z);
+        return 0;
+    }
     z->parent = t->pool;
     t->pool = z;
     t->pooled++;
-    t->live--;
     return 0;
+}
+
+static void comm_store_rbtree_set_exclusive(comm_store_map_t *m, int on)
+{
+    comm_store_rbtree_t *t = TREE(m);
+    t->exclusive = on;
+    while (on && NULL != t->pool) {
+        node_t *n = t->pool;
+        t->pool = n->parent;
+        t->pooled--;
+        free(n);
+    }
 }
 
 /* The hint: a node read in an unchanged seqlock snapshot with key == cid
@@ -633,4 +651,5 @@ const comm_store_map_ops_t comm_store_rbtree_ops = {
     .lowest_free = comm_store_rbtree_lowest_free,
     .highest = comm_store_rbtree_highest,
     .stats = comm_store_rbtree_stats,
+    .set_exclusive = comm_store_rbtree_set_exclusive,
 };
