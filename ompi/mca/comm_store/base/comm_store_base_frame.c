@@ -4,8 +4,10 @@
  */
 #include "ompi_config.h"
 
+#include <limits.h>
 #include <string.h>
 
+#include "opal/class/opal_pointer_array.h"
 #include "opal/mca/base/base.h"
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/threads/mutex.h"
@@ -22,6 +24,16 @@ comm_store_map_t *ompi_comm_store_map = NULL;
 /* Serialises writers; readers (lookup) never take it. */
 static opal_mutex_t writer_lock;
 static bool exclusive;          /* the map frees memory at once (no MPI threads) */
+
+/* For the message-queue debugger library (ompi/debuggers/ompi_msgq_dll.c),
+ * which reads it from the process image in place of 4.1.4's
+ * ompi_mpi_communicators: every pointer the store holds, in no particular
+ * order (the library reads each communicator's CID from the communicator),
+ * MPI_COMM_WORLD at index 0 (inserted first, never removed before
+ * finalize).  debugger_slots maps a CID to its index + 1 so that a remove
+ * costs no search; only writers touch either. */
+OMPI_DECLSPEC opal_pointer_array_t ompi_comm_store_debugger_comms;
+static comm_store_map_t *debugger_slots;
 
 int ompi_comm_store_cid_policy = OMPI_COMM_STORE_CID_LOWEST;
 static int cid_policy_param = OMPI_COMM_STORE_CID_AUTO;
@@ -170,6 +182,15 @@ int ompi_comm_store_init(void)
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     ompi_comm_store_ops = module->ops;
+    OBJ_CONSTRUCT(&ompi_comm_store_debugger_comms, opal_pointer_array_t);
+    debugger_slots = module->ops->create();
+    if (NULL == debugger_slots
+        || OPAL_SUCCESS != opal_pointer_array_init(&ompi_comm_store_debugger_comms, 16, INT_MAX,
+                                                   16)) {
+        ompi_comm_store_finalize();
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    module->ops->set_exclusive(debugger_slots, 1);  /* never read without the lock */
     /* Without MPI threads no lookup can run beside a writer: free memory
      * at once instead of keeping it for lock-free readers. */
     exclusive = !opal_using_threads();
@@ -189,9 +210,41 @@ static void writer_lock_take(void)
     }
 }
 
+/* The map's insert and remove, keeping the debugger's table in step.  A
+ * failure to record a pointer there only hides it from a debugger. */
+static int store_insert(uint32_t cid, void *ptr)
+{
+    int rc = ompi_comm_store_ops->insert(ompi_comm_store_map, cid, ptr), slot;
+    if (0 == rc) {
+        slot = opal_pointer_array_add(&ompi_comm_store_debugger_comms, ptr);
+        if (slot >= 0
+            && 0 != ompi_comm_store_ops->insert(debugger_slots, cid,
+                                                (void *) ((uintptr_t) slot + 1))) {
+            opal_pointer_array_set_item(&ompi_comm_store_debugger_comms, slot, NULL);
+        }
+    }
+    return rc;
+}
+
+static int store_remove(uint32_t cid)
+{
+    int rc = ompi_comm_store_ops->remove(ompi_comm_store_map, cid);
+    uintptr_t slot = (uintptr_t) ompi_comm_store_ops->lookup(debugger_slots, cid);
+    if (0 != slot) {
+        opal_pointer_array_set_item(&ompi_comm_store_debugger_comms, (int) (slot - 1), NULL);
+        (void) ompi_comm_store_ops->remove(debugger_slots, cid);
+    }
+    return rc;
+}
+
 int ompi_comm_store_finalize(void)
 {
     if (NULL != ompi_comm_store_map) {
+        if (NULL != debugger_slots) {
+            ompi_comm_store_ops->destroy(debugger_slots);
+            debugger_slots = NULL;
+        }
+        OBJ_DESTRUCT(&ompi_comm_store_debugger_comms);
         ompi_comm_store_ops->destroy(ompi_comm_store_map);
         ompi_comm_store_map = NULL;
         OBJ_DESTRUCT(&writer_lock);
@@ -203,8 +256,8 @@ int ompi_comm_store_set(uint32_t cid, void *ptr)
 {
     int rc = OMPI_SUCCESS;
     writer_lock_take();
-    (void) ompi_comm_store_ops->remove(ompi_comm_store_map, cid);
-    if (NULL != ptr && 0 != ompi_comm_store_ops->insert(ompi_comm_store_map, cid, ptr)) {
+    (void) store_remove(cid);
+    if (NULL != ptr && 0 != store_insert(cid, ptr)) {
         rc = OMPI_ERR_OUT_OF_RESOURCE;
     }
     OPAL_THREAD_UNLOCK(&writer_lock);
@@ -215,7 +268,7 @@ bool ompi_comm_store_test_and_set(uint32_t cid, void *ptr)
 {
     bool stored;
     writer_lock_take();
-    stored = 0 == ompi_comm_store_ops->insert(ompi_comm_store_map, cid, ptr);
+    stored = 0 == store_insert(cid, ptr);
     OPAL_THREAD_UNLOCK(&writer_lock);
     return stored;
 }
@@ -225,7 +278,7 @@ int ompi_comm_store_reserve_lowest(uint32_t from, uint32_t limit, void *ptr, uin
     int rc = -1;
     writer_lock_take();
     if (0 == ompi_comm_store_ops->lowest_free(ompi_comm_store_map, from, cid) && *cid < limit
-        && 0 == ompi_comm_store_ops->insert(ompi_comm_store_map, *cid, ptr)) {
+        && 0 == store_insert(*cid, ptr)) {
         rc = 0;
     }
     OPAL_THREAD_UNLOCK(&writer_lock);
@@ -272,7 +325,7 @@ int ompi_comm_store_reserve_highest(uint32_t from, uint32_t limit, void *ptr, ui
     if (0 == ompi_comm_store_ops->highest(ompi_comm_store_map, &high) && high >= c) {
         c = high + 1; /* high < limit <= UINT32_MAX: no overflow */
     }
-    if (c < limit && 0 == ompi_comm_store_ops->insert(ompi_comm_store_map, c, ptr)) {
+    if (c < limit && 0 == store_insert(c, ptr)) {
         *cid = c;
         rc = 0;
     }
@@ -285,7 +338,7 @@ bool ompi_comm_store_release(uint32_t cid, void *owner)
     bool released = false;
     writer_lock_take();
     if (owner == ompi_comm_store_ops->lookup(ompi_comm_store_map, cid)) {
-        released = 0 == ompi_comm_store_ops->remove(ompi_comm_store_map, cid);
+        released = 0 == store_remove(cid);
     }
     OPAL_THREAD_UNLOCK(&writer_lock);
     return released;
