@@ -597,16 +597,8 @@ typedef struct {
     int *members;
 } listed_t;
 
-/* Compare the library's list with the live entries of known[].  Prints
- * each difference as "<label>: <difference>" through FAIL (strict) or as a
- * plain line (probe) and returns how many it found; -1 if the library
- * failed. */
-static int check_list(const char *label, bool strict, unsigned *max_cid, int *count)
-{
-    static listed_t listed[MAX_LISTED];
-    int n = 0, rc, bad = 0;
-    bool seen[MAX_KNOWN] = {false};
-
+/* A difference from the truth: counted in the caller's `bad`; fails the
+ * test when the caller is `strict`, else printed as a probe line. */
 #define DIFF(...)                                                                  \
     do {                                                                           \
         bad++;                                                                     \
@@ -616,6 +608,16 @@ static int check_list(const char *label, bool strict, unsigned *max_cid, int *co
             say(__VA_ARGS__);                                                      \
         }                                                                          \
     } while (0)
+
+/* Compare the library's list with the live entries of known[].  Prints
+ * each difference as "<label>: <difference>" through FAIL (strict) or as a
+ * plain line (probe) and returns how many it found; -1 if the library
+ * failed. */
+static int check_list(const char *label, bool strict, unsigned *max_cid, int *count)
+{
+    static listed_t listed[MAX_LISTED];
+    int n = 0, rc, bad = 0;
+    bool seen[MAX_KNOWN] = {false};
 
     rc = dll.update_communicator_list(&the_process);
     if (mqs_ok != rc) {
@@ -724,7 +726,6 @@ static int check_list(const char *label, bool strict, unsigned *max_cid, int *co
     for (int i = 0; i < n; i++) {
         free(listed[i].members);
     }
-#undef DIFF
     *count = n;
     if (strict) {
         say("%s: listed %d communicators (CIDs 0-%u), expected %d, %s", label, n, *max_cid,
@@ -787,16 +788,6 @@ static void check_pending_receive(const char *label, bool strict, known_t *k, in
     MPI_Request req;
     MPI_Status st;
 
-#define DIFF(...)                                                                  \
-    do {                                                                           \
-        bad++;                                                                     \
-        if (strict) {                                                              \
-            FAIL(__VA_ARGS__);                                                     \
-        } else {                                                                   \
-            say(__VA_ARGS__);                                                      \
-        }                                                                          \
-    } while (0)
-
     MPI_Irecv(buf, 4, MPI_INT, peer, tag, k->comm, &req);
     if (!dll_ready) {
         goto out;
@@ -857,7 +848,6 @@ static void check_pending_receive(const char *label, bool strict, known_t *k, in
             say("probe %s: STALE (%d differences)", label, bad);
         }
     }
-#undef DIFF
 out:
     MPI_Cancel(&req);
     MPI_Wait(&req, &st);
