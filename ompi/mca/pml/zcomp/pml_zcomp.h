@@ -54,7 +54,7 @@ typedef struct mca_pml_zcomp_params_t {
     int corrupt_every;     /* testing: corrupt every Nth compressed chunk sent */
     double min_gain;       /* adaptive: compress only if predicted speedup >= this */
     double msg_overhead;   /* adaptive: extra cost of a compressed message, us */
-    int retry_interval;    /* adaptive: re-measure a class every N decisions */
+    double sample_budget;  /* adaptive: share of transfer time re-sampling may take */
 } mca_pml_zcomp_params_t;
 
 typedef struct mca_pml_zcomp_globals_t {

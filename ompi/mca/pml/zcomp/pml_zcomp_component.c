@@ -37,7 +37,7 @@ mca_pml_zcomp_globals_t mca_pml_zcomp = {
         .inline_max = 2048,
         .min_gain = 1.03,
         .msg_overhead = 20.0,
-        .retry_interval = 64,
+        .sample_budget = 0.01,
         .default_bandwidth = 0.0,
     },
     .output = -1,
@@ -152,7 +152,7 @@ static int zc_register(void)
         "Codec (opal/mca/compress component) used by the 'always' strategy",
         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_READONLY,
         &p->codec);
-    p->candidates = "lz4,zstd,rle,fpc";
+    p->candidates = "lz4,zstd,rle,fpc,rice";
     (void) mca_base_component_var_register(c, "candidates",
         "Comma-separated codecs the adaptive and guided strategies choose from (each "
         "message class only samples the codecs that suit its datatype)",
@@ -206,11 +206,12 @@ static int zc_register(void)
         "(its header message, codec set-up), added to the model's compressed time",
         MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &p->msg_overhead);
-    (void) mca_base_component_var_register(c, "retry_interval",
-        "Adaptive: measure every candidate codec again on a message class after this "
-        "many decisions (codec speeds and ratios drift with the data)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->retry_interval);
+    (void) mca_base_component_var_register(c, "sample_budget",
+        "Adaptive: share (0-1) of a message class's predicted transfer time that sampling "
+        "every candidate codec again may take (codec ratios and speeds drift with the "
+        "data; 0: sample each class once only)",
+        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &p->sample_budget);
     (void) mca_base_component_var_register(c, "verbose",
         "Verbosity of zcomp's output stream (10: every decision with its reasons)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
@@ -318,6 +319,11 @@ static int zc_activate(void)
         opal_show_help("help-pml-zcomp.txt", "bad-param", true, "pml_zcomp_inline_max",
                        "0 .. 3072");
         p->inline_max = 2048;
+    }
+    if (!(p->sample_budget >= 0 && p->sample_budget <= 1)) {
+        opal_show_help("help-pml-zcomp.txt", "bad-param", true, "pml_zcomp_sample_budget",
+                       "0 .. 1");
+        p->sample_budget = 0.01;
     }
 
     rc = mca_base_framework_open(&opal_compress_base_framework, 0);

@@ -13,9 +13,16 @@
  * chunk (S <= C) costs S/Vc + S/(r B) + S/Vd.  The sender compresses with
  * the codec of best T_raw / T_z when that is at least pml_zcomp_min_gain.
  * r, Vc, Vd per class and codec come from sampling (the first 64 KB of a
- * message compressed and decompressed by every candidate, on the first
- * message of a class and again every pml_zcomp_retry_interval decisions) and
- * from every chunk sent.  B per peer comes from pml_zcomp_path_bandwidth, or
+ * message compressed and decompressed by every candidate) and from every
+ * chunk sent.  A class is sampled on its first message, and again whenever
+ * its sampling credit allows: every decision earns pml_zcomp_sample_budget
+ * of the message's predicted transfer time, a sample spends what it took.
+ * So re-sampling costs a bounded share of the time, on any data and size,
+ * and large messages (whose sample is cheap beside their transfer) are
+ * re-sampled often enough to follow data that changes from message to
+ * message.  A chunk whose ratio departs far from the class's figure (either
+ * way: a class may inherit a choice made on other data) asks for a sample
+ * early, within a bounded debt.  B per peer comes from pml_zcomp_path_bandwidth, or
  * is learned from completed transfers, seeded by the calibration file, the
  * BTL's advertised bandwidth or pml_zcomp_default_bandwidth.
  */
@@ -41,6 +48,11 @@
 
 #define ZC_SAMPLE (64 * 1024)
 #define ZC_ALPHA 0.25
+/* a ratio this far from the class's figure, either way, means other data */
+#define ZC_SHIFT 1.3
+/* a class whose data changed may sample early, up to this many samples'
+ * cost in debt (bounds re-sampling when the data alternates) */
+#define ZC_DEBT 4.0
 
 typedef struct zc_cstat_t {
     double ratio, vc, vd; /* vc, vd in bytes/s */
@@ -49,8 +61,10 @@ typedef struct zc_cstat_t {
 
 typedef struct zc_class_t {
     zc_cstat_t c[ZC_MAX_CANDIDATES];
-    unsigned long decisions;
-    bool measured;
+    double credit;      /* seconds of sampling earned and not spent */
+    double sample_cost; /* seconds the last sample took */
+    bool measured;      /* sampled at least once */
+    bool changed;       /* a chunk's ratio says the data changed */
 } zc_class_t;
 
 typedef struct zc_peer_t {
@@ -356,14 +370,15 @@ void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_cod
     s = &zc_classes[d->cls][d->bucket].c[j];
     {
         double r = (double) raw / (double) (out > 0 ? out : 1);
-        if (s->n > 0 && (r < 0.7 * s->ratio || (r <= 1.02 && s->ratio > 1.1))) {
-            /* a "mistake" (the seed's term): the data of this class changed;
-             * believe the observation and sample every candidate again on
-             * the next message */
-            ZC_VERBOSE(10, "zcomp: %s ratio %.2f, expected %.2f: class %s/%d re-sampled next",
+        if (s->n > 0 && (r * ZC_SHIFT < s->ratio || r > ZC_SHIFT * s->ratio
+                         || (r <= 1.02 && s->ratio > 1.1))) {
+            /* a "mistake" (the seed's term), either way: the data of this
+             * class changed; believe the observation, and sample every
+             * candidate again soon, since another codec may now be best */
+            ZC_VERBOSE(10, "zcomp: %s ratio %.2f, expected %.2f: class %s/%d re-sampled soon",
                        c->name, r, s->ratio, zc_class_names[d->cls], d->bucket);
             s->ratio = r;
-            zc_classes[d->cls][d->bucket].measured = false;
+            zc_classes[d->cls][d->bucket].changed = true;
             return;
         }
         zc_update(s, r, secs > 0 ? raw / secs : 0, 0);
@@ -390,6 +405,7 @@ static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, si
     static char *zbuf = NULL, *dbuf = NULL;
     static size_t zcap = 0;
     int j;
+    double t_begin = mca_pml_zcomp_now();
 
     if (opal_datatype_is_contiguous_memory_layout(&dtype->super, count)) {
         sample = (const char *) buf + dtype->super.true_lb;
@@ -443,11 +459,22 @@ static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, si
             (void) c->decompress(zbuf, (size_t) out, dbuf, n, n);
         }
         t2 = mca_pml_zcomp_now();
-        k->c[j].n = 0; /* a fresh sample replaces what the class knew */
-        zc_update(&k->c[j], (double) n / (double) out, t1 > t0 ? n / (t1 - t0) : 0,
-                  (size_t) out < n && t2 > t1 ? n / (t2 - t1) : 0);
+        {
+            zc_cstat_t *s = &k->c[j];
+            double r = (double) n / (double) out;
+            /* a first sample, or one that finds other data, replaces what
+             * the class knew; a routine one is averaged in */
+            if (!k->measured || k->changed || r * ZC_SHIFT < s->ratio || r > ZC_SHIFT * s->ratio) {
+                s->n = 0;
+            }
+            zc_update(s, r, t1 > t0 ? n / (t1 - t0) : 0,
+                      (size_t) out < n && t2 > t1 ? n / (t2 - t1) : 0);
+        }
     }
     k->measured = true;
+    k->changed = false;
+    k->sample_cost = mca_pml_zcomp_now() - t_begin;
+    k->credit -= k->sample_cost;
 }
 
 /* Predicted speedup of codec stats s for S bytes over bandwidth B. */
@@ -553,12 +580,11 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
             return;
         }
     }
-    if (!k->measured || (mca_pml_zcomp.p.retry_interval > 0
-                         && 0 == (k->decisions % (unsigned long) mca_pml_zcomp.p.retry_interval))) {
+    if (!k->measured || k->credit >= k->sample_cost
+        || (k->changed && k->credit >= -ZC_DEBT * k->sample_cost)) {
         zc_measure(buf, count, dtype, bytes, k, d->cls);
         d->measure = true;
     }
-    k->decisions++;
     for (j = 0; j < mca_pml_zcomp.ncand; j++) {
         sp[j] = k->c[j].n > 0 && zc_suits(j, d->cls) ? zc_speedup(&k->c[j], (double) bytes, B) : 0;
         if (sp[j] > best) {
@@ -569,6 +595,9 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     if (bj >= 0 && best >= mca_pml_zcomp.p.min_gain) {
         d->codec = mca_pml_zcomp.cand[bj];
     }
+    /* earn a share of the time this message is predicted to take */
+    k->credit += mca_pml_zcomp.p.sample_budget * ((double) bytes / B)
+                 / (NULL != d->codec ? best : 1.0);
     if (zc_tracing) {
         zc_guide_t *g = NULL;
         gkey = zc_guide_key(d->cls, d->bucket, comm, dst, tag);
@@ -691,6 +720,37 @@ static void zc_guide_save_and_free(void)
     zc_guide_path = NULL;
 }
 
+/* Run every candidate once, so that a class's first sample measures the
+ * codec and not its first-call set-up (contexts, tables, page faults),
+ * which made a first sample several times too slow. */
+static void zc_warm_candidates(void)
+{
+    size_t n = 16 * 1024, cap = 0;
+    char *in = malloc(n), *z = NULL, *out = malloc(n);
+    int j;
+    for (j = 0; j < mca_pml_zcomp.ncand; j++) {
+        if (mca_pml_zcomp.cand[j]->bound(n) > cap) {
+            cap = mca_pml_zcomp.cand[j]->bound(n);
+        }
+    }
+    z = malloc(cap);
+    if (NULL != in && NULL != z && NULL != out) {
+        size_t i;
+        for (i = 0; i < n; i++) {
+            in[i] = (char) (i % 7 == 0 ? i * 31 : 0);
+        }
+        for (j = 0; j < mca_pml_zcomp.ncand; j++) {
+            ssize_t k = mca_pml_zcomp.cand[j]->compress(in, n, z, cap);
+            if (k > 0 && (size_t) k < n) {
+                (void) mca_pml_zcomp.cand[j]->decompress(z, (size_t) k, out, n, n);
+            }
+        }
+    }
+    free(in);
+    free(z);
+    free(out);
+}
+
 int mca_pml_zcomp_model_init(void)
 {
     char *list, *tok, *save = NULL;
@@ -716,6 +776,7 @@ int mca_pml_zcomp_model_init(void)
         mca_pml_zcomp.cand[mca_pml_zcomp.ncand++] = c;
     }
     free(list);
+    zc_warm_candidates();
     zc_read_calibration();
     if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy) {
         zc_guide_load();
