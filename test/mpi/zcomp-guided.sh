@@ -9,11 +9,11 @@ Z=(--mca pml_zcomp_enable 1 --mca pml_zcomp_strategy guided --mca pml_zcomp_deci
 mpirun_t -np 2 "${Z[@]}" ./sem counts >trace.txt 2>&1 || { tail trace.txt; fail "tracing run failed"; }
 assert_grep 'dec.0 does not exist: tracing' trace.txt
 [ -s dec.0 ] || fail "the tracing run wrote no decision file"
-n=$(grep -cE '^[0-9a-f]{16} (raw|lz4|zstd|rle|fpc)$' dec.0)
+n=$(grep -cE '^[0-9a-f]{16} (raw|lz4|lzo|zstd|rle|fpc|rice|huffman|bzip2)$' dec.0)
 [ "$n" -gt 5 ] || fail "decision file has only $n decisions"
-grep -qE ' (lz4|zstd|rle|fpc)$' dec.0 || fail "no message class was decided compressed on a 10 MB/s path"
+grep -qE ' (lz4|lzo|zstd|rle|fpc|rice|huffman|bzip2)$' dec.0 || fail "no message class was decided compressed on a 10 MB/s path"
 mpirun_t -np 2 "${Z[@]}" ./sem counts >follow.txt 2>&1 || { tail follow.txt; fail "guided run failed"; }
 assert_grep "following .*dec.0 \\($n decisions\\)" follow.txt
-assert_grep 'zcomp: guided: [0-9]+ B int32 to 1 tag [0-9]+: (lz4|zstd|rle|fpc)' follow.txt "no decision was taken from the file"
+assert_grep 'zcomp: guided: [0-9]+ B int32 to 1 tag [0-9]+: (lz4|lzo|zstd|rle|fpc|rice|huffman|bzip2)' follow.txt "no decision was taken from the file"
 assert_grep '^zcomp_semantics: 0 failed' follow.txt
 echo "guided: $n decisions traced and followed"
