@@ -27,21 +27,9 @@ static int have_fpc, have_comp, have_raw;
 
 static int pvar_open(const char *want, MPI_T_pvar_handle *h)
 {
-    int num, i, count;
-    MPI_T_pvar_get_num(&num);
-    for (i = 0; i < num; i++) {
-        char name[128], desc[256];
-        int nl = sizeof(name), dl = sizeof(desc), verb, cls, bind, ro, cont, atomic;
-        MPI_Datatype dt;
-        MPI_T_enum en;
-        MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &en, desc, &dl, &bind, &ro, &cont,
-                            &atomic);
-        if (0 == strcmp(name, want)
-            && MPI_SUCCESS == MPI_T_pvar_handle_alloc(sess, i, NULL, h, &count)) {
-            return 1;
-        }
-    }
-    return 0;
+    int i, count;
+    return MPI_SUCCESS == MPI_T_pvar_get_index(want, MPI_T_PVAR_CLASS_COUNTER, &i)
+           && MPI_SUCCESS == MPI_T_pvar_handle_alloc(sess, i, NULL, h, &count);
 }
 
 static unsigned long long pv(int have, MPI_T_pvar_handle h)
