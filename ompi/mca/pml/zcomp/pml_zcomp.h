@@ -132,8 +132,14 @@ int mca_pml_zcomp_recv_progress(void);
 int mca_pml_zcomp_progress(void);
 double mca_pml_zcomp_now(void);
 
-#define ZC_VERBOSE(level, ...) \
-    opal_output_verbose(level, mca_pml_zcomp.output, __VA_ARGS__)
+/* The level is tested here so that a quiet fast path makes no call.
+ * p.verbose is the stream's verbosity (set once, at open). */
+#define ZC_VERBOSE(level, ...)                                               \
+    do {                                                                     \
+        if (OPAL_UNLIKELY(mca_pml_zcomp.p.verbose >= (level))) {             \
+            opal_output_verbose(level, mca_pml_zcomp.output, __VA_ARGS__);   \
+        }                                                                    \
+    } while (0)
 
 END_C_DECLS
 

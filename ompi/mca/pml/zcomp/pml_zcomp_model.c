@@ -68,6 +68,7 @@ typedef struct zc_class_t {
 } zc_class_t;
 
 typedef struct zc_peer_t {
+    const ompi_proc_t *proc;
     double bw;      /* bytes/s */
     int samples;
 } zc_peer_t;
@@ -75,6 +76,14 @@ typedef struct zc_peer_t {
 static zc_class_t zc_classes[ZC_NUM_CLASSES][ZC_NUM_SIZE_BUCKETS];
 static opal_hash_table_t zc_peers;
 static bool zc_peers_ready = false;
+/* The peer of the last lookup: most programs send to the same peer many
+ * times in a row.  One pointer, so a concurrent reader sees a whole entry. */
+static zc_peer_t *zc_last_peer = NULL;
+/* Upper bound on the speed (min of compress and decompress) any codec has
+ * reached or is assumed to reach, over every class: a path faster than
+ * this (times min_gain) is sent raw without looking at the class.  It only
+ * rises, so it stays a bound when a class slows down. */
+static double zc_fastest_codec = 0;
 static char *zc_sample_buf = NULL;
 static double zc_vd_global[256];
 
@@ -134,12 +143,10 @@ static int zc_class_of(ompi_datatype_t *dtype)
 
 static int zc_bucket_of(size_t bytes)
 {
-    int b = 0;
-    while (bytes > 1 && b < ZC_NUM_SIZE_BUCKETS + 11) {
-        bytes >>= 1;
-        b++;
-    }
-    b -= 11; /* 2 KB and below share bucket 0 */
+    /* floor(log2(bytes)) - 11: 2 KB and below share bucket 0 */
+    int b = bytes > 1 ? (int) (sizeof(unsigned long long) * 8 - 1)
+                            - __builtin_clzll((unsigned long long) bytes) - 11
+                      : 0;
     if (b < 0) {
         b = 0;
     }
@@ -151,12 +158,8 @@ static int zc_bucket_of(size_t bytes)
 
 /* ---------------------------------------------------------------- peers */
 
-static uint64_t zc_peer_key(ompi_communicator_t *comm, int dst)
+static uint64_t zc_peer_key(const ompi_proc_t *proc)
 {
-    ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
-    if (NULL == proc) {
-        return UINT64_MAX;
-    }
     return ((uint64_t) proc->super.proc_name.jobid << 32) | proc->super.proc_name.vpid;
 }
 
@@ -164,17 +167,27 @@ static double zc_calibrated(uint64_t key);
 
 static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
 {
-    uint64_t key = zc_peer_key(comm, dst);
-    zc_peer_t *p = NULL;
+    const ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
+    zc_peer_t *p = zc_last_peer;
+    uint64_t key;
+    if (NULL == proc) {
+        return NULL;
+    }
+    if (NULL != p && p->proc == proc) {
+        return p;
+    }
+    key = zc_peer_key(proc);
     if (OPAL_SUCCESS == opal_hash_table_get_value_uint64(&zc_peers, key, (void **) &p)) {
+        zc_last_peer = p;
         return p;
     }
     p = calloc(1, sizeof(*p));
     if (NULL == p) {
         return NULL;
     }
+    p->proc = proc;
     p->bw = zc_calibrated(key);
-    if (p->bw <= 0 && ompi_comm_peer_lookup(comm, dst) == ompi_proc_local()) {
+    if (p->bw <= 0 && proc == ompi_proc_local()) {
         p->bw = 10e9; /* a message to oneself is a memory copy */
     }
     if (p->bw <= 0 && mca_pml_zcomp.p.default_bandwidth > 0) {
@@ -182,8 +195,7 @@ static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
     }
     if (p->bw <= 0) {
         /* the BTL's advertised bandwidth (Mbit/s) as a prior */
-        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
-        mca_bml_base_endpoint_t *ep = NULL == proc ? NULL : mca_bml_base_get_endpoint(proc);
+        mca_bml_base_endpoint_t *ep = mca_bml_base_get_endpoint((ompi_proc_t *) proc);
         if (NULL != ep && mca_bml_base_btl_array_get_size(&ep->btl_eager) > 0) {
             mca_bml_base_btl_t *bb = mca_bml_base_btl_array_get_index(&ep->btl_eager, 0);
             if (NULL != bb && bb->btl->btl_bandwidth > 0) {
@@ -196,6 +208,7 @@ static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
     }
     ZC_VERBOSE(5, "zcomp: path to peer %d: starting from %.1f MB/s", dst, p->bw / 1e6);
     opal_hash_table_set_value_uint64(&zc_peers, key, p);
+    zc_last_peer = p;
     return p;
 }
 
@@ -352,6 +365,12 @@ static void zc_update(zc_cstat_t *s, double ratio, double vc, double vd)
         }
     }
     s->n++;
+    {
+        double v = s->vc < s->vd || s->vd <= 0 ? s->vc : s->vd;
+        if (v > zc_fastest_codec) {
+            zc_fastest_codec = v;
+        }
+    }
 }
 
 void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_codec_t *c,
@@ -509,9 +528,11 @@ static double zc_speedup(const zc_cstat_t *s, double S, double B)
 static uint64_t zc_guide_key(int cls, int bucket, ompi_communicator_t *comm, int dst, int tag)
 {
     uint64_t h = 1469598103934665603ull;
+    const ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
     /* the peer by its vpid only: the jobid changes from run to run */
     uint64_t v[5] = {(uint64_t) cls, (uint64_t) bucket, (uint64_t) comm->c_contextid,
-                     zc_peer_key(comm, dst) & 0xffffffffu, (uint64_t) (uint32_t) tag};
+                     NULL == proc ? 0xffffffffu : zc_peer_key(proc) & 0xffffffffu,
+                     (uint64_t) (uint32_t) tag};
     int i;
     for (i = 0; i < 5; i++) {
         h ^= v[i];
@@ -530,13 +551,15 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
 
     d->codec = NULL;
     d->measure = false;
-    d->cls = zc_class_of(dtype);
-    d->bucket = zc_bucket_of(bytes);
+    d->cls = 0;
+    d->bucket = 0;
     switch (mca_pml_zcomp.p.strategy) {
     case ZC_STRATEGY_NEVER:
         return;
     case ZC_STRATEGY_ALWAYS:
         d->codec = mca_pml_zcomp.always_codec;
+        d->cls = zc_class_of(dtype);
+        d->bucket = zc_bucket_of(bytes);
         return;
     default:
         break;
@@ -544,6 +567,17 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     if (0 == mca_pml_zcomp.ncand) {
         return;
     }
+    if (ZC_STRATEGY_GUIDED != mca_pml_zcomp.p.strategy) {
+        /* The fast path (shared memory): every message pays only this. */
+        B = mca_pml_zcomp_peer_bandwidth(comm, dst);
+        if (zc_fastest_codec < B * mca_pml_zcomp.p.min_gain) {
+            ZC_VERBOSE(10, "zcomp: %zu B to %d: raw (path %.0f MB/s is faster than any codec, "
+                       "best %.0f MB/s)", bytes, dst, B / 1e6, zc_fastest_codec / 1e6);
+            return;
+        }
+    }
+    d->cls = zc_class_of(dtype);
+    d->bucket = zc_bucket_of(bytes);
     if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy && !zc_tracing) {
         zc_guide_t *g = NULL;
         gkey = zc_guide_key(d->cls, d->bucket, comm, dst, tag);
@@ -555,8 +589,9 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         }
         /* not in the file: decide adaptively */
     }
-
-    B = mca_pml_zcomp_peer_bandwidth(comm, dst);
+    if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy) {
+        B = mca_pml_zcomp_peer_bandwidth(comm, dst);
+    }
     k = &zc_classes[d->cls][d->bucket];
     /* cheap exit where no codec can win even with an infinite ratio */
     {
@@ -754,6 +789,7 @@ static void zc_warm_candidates(void)
 int mca_pml_zcomp_model_init(void)
 {
     char *list, *tok, *save = NULL;
+    int i;
     memset(zc_classes, 0, sizeof(zc_classes));
     memset(zc_vd_global, 0, sizeof(zc_vd_global));
     OBJ_CONSTRUCT(&zc_peers, opal_hash_table_t);
@@ -776,6 +812,14 @@ int mca_pml_zcomp_model_init(void)
         mca_pml_zcomp.cand[mca_pml_zcomp.ncand++] = c;
     }
     free(list);
+    zc_fastest_codec = 0;
+    for (i = 0; i < mca_pml_zcomp.ncand; i++) {
+        /* an unmeasured class assumes twice the nominal speed (decide) */
+        double v = zc_nominal_speed(mca_pml_zcomp.cand[i]) * 2;
+        if (v > zc_fastest_codec) {
+            zc_fastest_codec = v;
+        }
+    }
     zc_warm_candidates();
     zc_read_calibration();
     if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy) {
@@ -798,6 +842,7 @@ void mca_pml_zcomp_model_fini(void)
         }
         OBJ_DESTRUCT(&zc_peers);
         zc_peers_ready = false;
+        zc_last_peer = NULL;
     }
     free(zc_cal);
     zc_cal = NULL;
