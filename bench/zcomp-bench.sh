@@ -8,7 +8,10 @@
 # shaped loopback) and shared memory (vader).  Two ranks; for each data set
 # and size the transfer time with zcomp off and on (runs alternate, median
 # of the rounds' medians; small messages are timed in streams of 1 MB, see
-# zcomp_bench.c), the speedup, and the ideal speedup
+# zcomp_bench.c; on shared memory plain and zcomp alternate stream by stream
+# inside each run, zcomp_bench --ab, and the speedup is the median over the
+# rounds of each run's median ratio of neighbouring streams), the speedup,
+# and the ideal speedup
 # max over codecs of min(ratio, Vc/B, Vd/B) from the codec figures measured
 # in the same run (B: the path's bandwidth measured by the plain runs).
 #
@@ -61,16 +64,20 @@ run() {  # link mode round -> appends to $OUT/<link>.<mode>.<round>
     if [ "$mode" = zcomp ] && [ "$link" != shm ] && [ -z "${NO_CALIBRATION:-}" ]; then
         z+=(--mca pml_zcomp_calibration_file "$OUT/$link.cal")
     fi
-    local cod=(); [ "$mode" = plain ] && [ "$round" = 1 ] && cod=(--codecs "$CODECS")
+    local cod=(); [ "$mode" != zcomp ] && [ "$round" = 1 ] && cod=(--codecs "$CODECS")
     # shared memory moves 16 MB in a few ms: longer streams and more
-    # repetitions against noise (and 4x the rounds, below)
-    local n=$reps b=(); [ "$link" = shm ] && { n=$((reps * 4 + 1)); b=(--batch 16777216); }
+    # repetitions, plain and zcomp alternating in one run (--ab)
+    local n=$reps nbig=2 b=() ab=()
+    if [ "$mode" = ab ]; then
+        n=$((reps * 4 + 1)) nbig=$n b=(--batch 16777216) ab=(--ab)
+        z=(--mca pml_zcomp_enable 1 "${extra[@]}")
+    fi
     : >"$f"
     "${pre[@]}" "$PREFIX/bin/mpirun" "${root[@]}" -np 2 "${net[@]}" "${z[@]}" \
-        "$OUT/zcomp_bench" --sets "$SETS" --sizes "$SIZES" --reps $n "${b[@]}" "${cod[@]}" >>"$f"
+        "$OUT/zcomp_bench" --sets "$SETS" --sizes "$SIZES" --reps $n "${b[@]}" "${ab[@]}" "${cod[@]}" >>"$f"
     if [ -n "$BIG_SIZES" ]; then
         "${pre[@]}" "$PREFIX/bin/mpirun" "${root[@]}" -np 2 "${net[@]}" "${z[@]}" \
-            "$OUT/zcomp_bench" --sets "$BIG_SETS" --sizes "$BIG_SIZES" --reps 2 "${cod[@]}" >>"$f"
+            "$OUT/zcomp_bench" --sets "$BIG_SETS" --sizes "$BIG_SIZES" --reps $nbig "${ab[@]}" "${cod[@]}" >>"$f"
     fi
 }
 for link in $links; do
@@ -80,8 +87,13 @@ for link in $links; do
         "$SLOWLINK" --rate "$link" -- "$PREFIX/bin/mpirun" "${root[@]}" -np 2 --mca btl tcp,self \
             --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$OUT/zcomp_calibrate" "$OUT/$link.cal"
     fi
+    rm -f "$OUT/$link".{plain,zcomp,ab}.*
     nr=$rounds; [ "$link" = shm ] && nr=$((rounds * 4))
     for r in $(seq 1 "$nr"); do
+        if [ "$link" = shm ]; then
+            echo "zcomp-bench: $link round $r: plain ob1 and zcomp, alternating"; run "$link" ab "$r"
+            continue
+        fi
         echo "zcomp-bench: $link round $r: plain ob1"; run "$link" plain "$r"
         echo "zcomp-bench: $link round $r: zcomp";     run "$link" zcomp "$r"
     done
@@ -91,18 +103,24 @@ done
 python3 - "$OUT" $links <<'PY' | tee "$OUT/summary.txt"
 import glob, statistics, sys
 out, links = sys.argv[1], sys.argv[2:]
+shm = None
 print("| path | data set | size | plain ms | zcomp ms | speedup | ideal | of ideal |")
 print("|---|---|---|---|---|---|---|---|")
 for link in links:
-    t = {"plain": {}, "zcomp": {}}
+    t = {"plain": {}, "zcomp": {}, "ratio": {}}
     codecs = {}
-    for mode in t:
+    for mode in ("plain", "zcomp", "ab"):
         for f in sorted(glob.glob("%s/%s.%s.*" % (out, link, mode))):
             for line in open(f):
                 w = line.split()
                 if w and w[0] == "xfer":
                     k = (w[1], int(w[2]))
                     t[mode].setdefault(k, []).append(float(w[3]))
+                elif w and w[0] == "ab":  # one run, plain and zcomp alternating
+                    k = (w[1], int(w[2]))
+                    t["plain"].setdefault(k, []).append(float(w[3]))
+                    t["zcomp"].setdefault(k, []).append(float(w[4]))
+                    t["ratio"].setdefault(k, []).append(float(w[5]))
                 elif w and w[0] == "codec":
                     codecs.setdefault((w[1], int(w[2])), []).append(
                         (w[3], float(w[4]), float(w[5]) * 1e6, float(w[6]) * 1e6))
@@ -110,6 +128,8 @@ for link in links:
         if k not in t["zcomp"]:
             continue
         p, z = statistics.median(t["plain"][k]), statistics.median(t["zcomp"][k])
+        if k in t["ratio"]:  # neighbouring streams compared, then the rounds
+            z = p / statistics.median(t["ratio"][k])
         B = k[1] / p
         ideal, best = 1.0, "raw"
         for name, r, vc, vd in codecs.get(k, []):
@@ -118,4 +138,25 @@ for link in links:
                 ideal, best = v, name
         print("| %s | %s | %d | %.4g | %.4g | %.2fx | %.2fx (%s) | %.0f%% |" % (
             link, k[0], k[1], p * 1e3, z * 1e3, p / z, ideal, best, 100 * (p / z) / ideal))
+    if link == "shm":
+        shm = t
+if shm is not None and shm["ratio"]:
+    # On shared memory zcomp sends every data set raw through the same
+    # code, so the data set does not matter and all sets at a size can be
+    # pooled: geometric mean over the sets of each one's median plain/zcomp
+    # ratio, with a 95 % interval from resampling the rounds (bootstrap).
+    import math, random
+    rnd = random.Random(1)
+    print()
+    print("| shm size | speedup (geo-mean over %d sets) | 95%% interval | rounds |" %
+          len({k[0] for k in shm["ratio"]}))
+    print("|---|---|---|---|")
+    for size in sorted({k[1] for k in shm["ratio"]}):
+        keys = [k for k in shm["ratio"] if k[1] == size]
+        def est(pick):
+            return math.exp(statistics.mean(
+                math.log(statistics.median(pick(shm["ratio"][k]))) for k in keys))
+        boot = sorted(est(lambda v: [rnd.choice(v) for _ in v]) for _ in range(400))
+        print("| %d | %.3fx | %.3fx - %.3fx | %d |" % (
+            size, est(lambda v: v), boot[10], boot[389], len(shm["ratio"][keys[0]])))
 PY

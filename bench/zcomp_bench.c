@@ -14,12 +14,26 @@
  * same data, compressed in chunks as zcomp does (ratio, compress and
  * decompress MB/s), for the ideal speedup min(ratio, Vc/B, Vd/B).
  *
+ *
+ * --ab (with zcomp on): plain ob1 and zcomp in the same two processes,
+ * alternating stream by stream (ABBA order).  zcomp replaces four entries
+ * of the PML table (send, isend, isend_init, start) and keeps the one it
+ * wraps; for the plain streams both ranks put the wrapped entries back,
+ * for the zcomp ones zcomp's.  Receives are the wrapped PML's either way.
+ * This is for paths where zcomp sends raw (shared memory): there, separate
+ * runs of a few ms differ by more than the few percent in question, and
+ * neighbouring streams of one run do not.  Only zcomp's progress callback
+ * (two empty-list checks per progress loop) stays during the plain streams.
+ *
  *   zcomp_bench [--sets a,b] [--sizes n,m] [--reps N] [--batch B] [--codecs a,b] [--chunk B]
+ *               [--ab]
  * Output lines:  xfer <set> <bytes> <median s> <min s>
  *                codec <set> <bytes> <codec> <ratio> <compress MB/s> <decompress MB/s>
+ *                ab <set> <bytes> <plain median s> <zcomp median s> <median of plain/zcomp>
  */
 #include "ompi_config.h"
 
+#include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +42,7 @@
 
 #include "opal/mca/base/base.h"
 #include "opal/mca/compress/base/base.h"
+#include "ompi/mca/pml/pml.h"
 #include "datasets.h"
 
 static double now(void)
@@ -41,6 +56,35 @@ static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *) a, y = *(const double *) b;
     return x < y ? -1 : x > y;
+}
+
+/* --ab: zcomp's PML table and the one it wraps */
+static mca_pml_base_module_t ab_zcomp, *ab_plain;
+
+static void ab_use(int plain)
+{
+    mca_pml = plain ? *ab_plain : ab_zcomp;
+}
+
+/* One timed stream of k messages from rank 0 to rank 1; seconds per message. */
+static double stream(unsigned char *buf, int count, MPI_Datatype t, int k, int rank)
+{
+    double t0;
+    int m;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = now();
+    if (0 == rank) {
+        for (m = 0; m < k; m++) {
+            MPI_Send(buf, count, t, 1, 1, MPI_COMM_WORLD);
+        }
+        MPI_Recv(NULL, 0, MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (1 == rank) {
+        for (m = 0; m < k; m++) {
+            MPI_Recv(buf, count, t, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+    }
+    return (now() - t0) / k;
 }
 
 /* The reference set: ints, 90 % of them zero at random places. */
@@ -159,7 +203,7 @@ int main(int argc, char **argv)
     const char *sets = "int-90%zero,random-bytes", *sizes = "4096,65536,1048576,16777216";
     const char *codecs = NULL;
     size_t chunk = 256 * 1024, batch = 1u << 20;
-    int reps = 3, rank, i;
+    int reps = 3, rank, i, ab = 0;
     char *sl, *s1, *save1 = NULL;
 
     MPI_Init(&argc, &argv);
@@ -177,7 +221,19 @@ int main(int argc, char **argv)
             batch = strtoul(argv[++i], NULL, 10);
         } else if (0 == strcmp(argv[i], "--chunk") && i + 1 < argc) {
             chunk = strtoul(argv[++i], NULL, 10);
+        } else if (0 == strcmp(argv[i], "--ab")) {
+            ab = 1;
         }
+    }
+    if (ab) {
+        ab_plain = (mca_pml_base_module_t *) dlsym(RTLD_DEFAULT, "mca_pml_zcomp_wrapped");
+        if (NULL == ab_plain || mca_pml.pml_send == ab_plain->pml_send) {
+            if (0 == rank) {
+                fprintf(stderr, "zcomp_bench: --ab needs zcomp on (--mca pml_zcomp_enable 1)\n");
+            }
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        ab_zcomp = mca_pml;
     }
     if (NULL != codecs && 0 == rank) {
         mca_base_framework_open(&opal_compress_base_framework, 0);
@@ -196,7 +252,7 @@ int main(int argc, char **argv)
         for (s2 = strtok_r(zl, ",", &save2); NULL != s2; s2 = strtok_r(NULL, ",", &save2)) {
             size_t bytes = strtoul(s2, NULL, 10);
             MPI_Datatype t = type_of(d);
-            int tsize, count, r, m, k = bytes >= batch ? 1 : (int) (batch / bytes);
+            int tsize, count, r, k = bytes >= batch ? 1 : (int) (batch / bytes);
             unsigned char *buf;
             double *ts = malloc(sizeof(double) * (size_t) (reps + 1));
             if (k > 1024) {
@@ -206,22 +262,45 @@ int main(int argc, char **argv)
             count = (int) (bytes / (size_t) tsize);
             buf = malloc(bytes + 64);
             d->fill(buf, bytes, 12345);
-            for (r = 0; r <= reps; r++) {
-                double t0;
-                MPI_Barrier(MPI_COMM_WORLD);
-                t0 = now();
-                if (0 == rank) {
-                    for (m = 0; m < k; m++) {
-                        MPI_Send(buf, count, t, 1, 1, MPI_COMM_WORLD);
+            if (ab) {
+                /* ABBA: plain first in even pairs, zcomp first in odd ones */
+                double *tz = malloc(sizeof(double) * (size_t) (reps + 1));
+                double *q = malloc(sizeof(double) * (size_t) (reps + 1));
+                for (r = 0; r <= reps; r++) {
+                    int first = r & 1, f;
+                    for (f = 0; f < 2; f++) {
+                        int plain = (f == 0) != first;
+                        double x;
+                        ab_use(plain);
+                        x = stream(buf, count, t, k, rank);
+                        if (plain) {
+                            ts[r] = x;
+                        } else {
+                            tz[r] = x;
+                        }
                     }
-                    MPI_Recv(NULL, 0, MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                } else if (1 == rank) {
-                    for (m = 0; m < k; m++) {
-                        MPI_Recv(buf, count, t, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    }
-                    MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+                    q[r] = ts[r] / tz[r];
                 }
-                ts[r] = (now() - t0) / k;
+                ab_use(0); /* leave zcomp's table in place */
+                if (0 == rank) { /* [0]: warm-up */
+                    qsort(ts + 1, (size_t) reps, sizeof(double), cmp_d);
+                    qsort(tz + 1, (size_t) reps, sizeof(double), cmp_d);
+                    qsort(q + 1, (size_t) reps, sizeof(double), cmp_d);
+                    printf("ab %s %zu %.9f %.9f %.6f\n", d->name, bytes, ts[1 + reps / 2],
+                           tz[1 + reps / 2], q[1 + reps / 2]);
+                    if (NULL != codecs) {
+                        codec_stats(d->name, buf, bytes, codecs, chunk);
+                    }
+                    fflush(stdout);
+                }
+                free(tz);
+                free(q);
+                free(buf);
+                free(ts);
+                continue;
+            }
+            for (r = 0; r <= reps; r++) {
+                ts[r] = stream(buf, count, t, k, rank);
             }
             if (0 == rank) {
                 qsort(ts + 1, (size_t) reps, sizeof(double), cmp_d); /* ts[0]: warm-up */
