@@ -64,7 +64,13 @@ run() {  # link mode round -> appends to $OUT/<link>.<mode>.<round>
     if [ "$mode" = zcomp ] && [ "$link" != shm ] && [ -z "${NO_CALIBRATION:-}" ]; then
         z+=(--mca pml_zcomp_calibration_file "$OUT/$link.cal")
     fi
-    local cod=(); [ "$mode" != zcomp ] && [ "$round" = 1 ] && cod=(--codecs "$CODECS")
+    # the codecs are measured on the same data, by rank 0 after each
+    # transfer: in every zcomp run of the slow links (the ideal that run is
+    # judged against) and in the first shared-memory run
+    local cod=()
+    if [ "$mode" = zcomp ] || { [ "$mode" = ab ] && [ "$round" = 1 ]; }; then
+        cod=(--codecs "$CODECS")
+    fi
     # shared memory moves 16 MB in a few ms: longer streams and more
     # repetitions, plain and zcomp alternating in one run (--ab)
     local n=$reps nbig=2 b=() ab=()
@@ -108,22 +114,39 @@ print("| path | data set | size | plain ms | zcomp ms | speedup | ideal | of ide
 print("|---|---|---|---|---|---|---|---|")
 for link in links:
     t = {"plain": {}, "zcomp": {}, "ratio": {}}
-    codecs = {}
+    codecs = {}  # key -> codec figures of the plain (or ab) runs
+    zruns = {}   # key -> [(zcomp time, codec figures of that same run)]
     for mode in ("plain", "zcomp", "ab"):
         for f in sorted(glob.glob("%s/%s.%s.*" % (out, link, mode))):
+            run_t, run_c = {}, {}
             for line in open(f):
                 w = line.split()
                 if w and w[0] == "xfer":
                     k = (w[1], int(w[2]))
                     t[mode].setdefault(k, []).append(float(w[3]))
+                    run_t[k] = float(w[3])
                 elif w and w[0] == "ab":  # one run, plain and zcomp alternating
                     k = (w[1], int(w[2]))
                     t["plain"].setdefault(k, []).append(float(w[3]))
                     t["zcomp"].setdefault(k, []).append(float(w[4]))
                     t["ratio"].setdefault(k, []).append(float(w[5]))
                 elif w and w[0] == "codec":
-                    codecs.setdefault((w[1], int(w[2])), []).append(
-                        (w[3], float(w[4]), float(w[5]) * 1e6, float(w[6]) * 1e6))
+                    c = (w[3], float(w[4]), float(w[5]) * 1e6, float(w[6]) * 1e6)
+                    run_c.setdefault((w[1], int(w[2])), []).append(c)
+            for k, cs in run_c.items():
+                if mode == "zcomp" and k in run_t:
+                    zruns.setdefault(k, []).append((run_t[k], cs))
+                else:
+                    codecs.setdefault(k, []).extend(cs)
+
+    def ideal_of(cs, B):
+        ideal, best = 1.0, "raw"
+        for name, r, vc, vd in cs:
+            v = min(r, vc / B, vd / B)
+            if v > ideal:
+                ideal, best = v, name
+        return ideal, best
+
     for k in sorted(t["plain"], key=lambda k: (k[0], k[1])):
         if k not in t["zcomp"]:
             continue
@@ -131,13 +154,20 @@ for link in links:
         if k in t["ratio"]:  # neighbouring streams compared, then the rounds
             z = p / statistics.median(t["ratio"][k])
         B = k[1] / p
-        ideal, best = 1.0, "raw"
-        for name, r, vc, vd in codecs.get(k, []):
-            v = min(r, vc / B, vd / B)
-            if v > ideal:
-                ideal, best = v, name
+        if k in zruns:
+            # The codecs' speed follows the machine's (other tenants): each
+            # zcomp run is judged against the ideal from codec figures taken
+            # in the same process right after its transfers; the median over
+            # the rounds of those shares.
+            per = [(ideal_of(cs, B), zt) for zt, cs in zruns[k]]
+            ideal = statistics.median(i for (i, _), _ in per)
+            best = max(set(b for (_, b), _ in per), key=[b for (_, b), _ in per].count)
+            share = statistics.median((p / zt) / i for (i, _), zt in per)
+        else:
+            ideal, best = ideal_of(codecs.get(k, []), B)
+            share = (p / z) / ideal
         print("| %s | %s | %d | %.4g | %.4g | %.2fx | %.2fx (%s) | %.0f%% |" % (
-            link, k[0], k[1], p * 1e3, z * 1e3, p / z, ideal, best, 100 * (p / z) / ideal))
+            link, k[0], k[1], p * 1e3, z * 1e3, p / z, ideal, best, 100 * share))
     if link == "shm":
         shm = t
 if shm is not None and shm["ratio"]:
