@@ -13,7 +13,9 @@
 # rounds of each run's median ratio of neighbouring streams), the speedup,
 # and the ideal speedup
 # max over codecs of min(ratio, Vc/B, Vd/B) from the codec figures measured
-# in the same run (B: the path's bandwidth measured by the plain runs).
+# (B: the path's bandwidth measured by the plain runs): on the slow links in
+# each zcomp run, which is judged against its own ideal ("of ideal" is the
+# median over the rounds), on shared memory in the first run.
 #
 #   bench/zcomp-bench.sh [--quick] [--rounds N] [--links "1gbit 100mbit shm"]
 #                        [--summary] [-- extra mpirun args for the zcomp runs]

@@ -262,54 +262,43 @@ int main(int argc, char **argv)
             count = (int) (bytes / (size_t) tsize);
             buf = malloc(bytes + 64);
             d->fill(buf, bytes, 12345);
-            if (ab) {
-                /* ABBA: plain first in even pairs, zcomp first in odd ones */
-                double *tz = malloc(sizeof(double) * (size_t) (reps + 1));
-                double *q = malloc(sizeof(double) * (size_t) (reps + 1));
-                for (r = 0; r <= reps; r++) {
-                    int first = r & 1, f;
-                    for (f = 0; f < 2; f++) {
-                        int plain = (f == 0) != first;
-                        double x;
-                        ab_use(plain);
-                        x = stream(buf, count, t, k, rank);
-                        if (plain) {
-                            ts[r] = x;
-                        } else {
-                            tz[r] = x;
-                        }
-                    }
-                    q[r] = ts[r] / tz[r];
+            /* tz, q: zcomp's times and the plain/zcomp ratios (--ab only) */
+            double *tz = ab ? malloc(sizeof(double) * (size_t) (reps + 1)) : NULL;
+            double *q = ab ? malloc(sizeof(double) * (size_t) (reps + 1)) : NULL;
+            for (r = 0; r <= reps; r++) {
+                int f;
+                if (!ab) {
+                    ts[r] = stream(buf, count, t, k, rank);
+                    continue;
                 }
+                /* ABBA: plain first in even pairs, zcomp first in odd ones */
+                for (f = 0; f < 2; f++) {
+                    int plain = (f == 0) != (r & 1);
+                    ab_use(plain);
+                    *(plain ? &ts[r] : &tz[r]) = stream(buf, count, t, k, rank);
+                }
+                q[r] = ts[r] / tz[r];
+            }
+            if (ab) {
                 ab_use(0); /* leave zcomp's table in place */
-                if (0 == rank) { /* [0]: warm-up */
-                    qsort(ts + 1, (size_t) reps, sizeof(double), cmp_d);
+            }
+            if (0 == rank) { /* [0]: warm-up */
+                qsort(ts + 1, (size_t) reps, sizeof(double), cmp_d);
+                if (ab) {
                     qsort(tz + 1, (size_t) reps, sizeof(double), cmp_d);
                     qsort(q + 1, (size_t) reps, sizeof(double), cmp_d);
                     printf("ab %s %zu %.9f %.9f %.6f\n", d->name, bytes, ts[1 + reps / 2],
                            tz[1 + reps / 2], q[1 + reps / 2]);
-                    if (NULL != codecs) {
-                        codec_stats(d->name, buf, bytes, codecs, chunk);
-                    }
-                    fflush(stdout);
+                } else {
+                    printf("xfer %s %zu %.9f %.9f\n", d->name, bytes, ts[1 + reps / 2], ts[1]);
                 }
-                free(tz);
-                free(q);
-                free(buf);
-                free(ts);
-                continue;
-            }
-            for (r = 0; r <= reps; r++) {
-                ts[r] = stream(buf, count, t, k, rank);
-            }
-            if (0 == rank) {
-                qsort(ts + 1, (size_t) reps, sizeof(double), cmp_d); /* ts[0]: warm-up */
-                printf("xfer %s %zu %.9f %.9f\n", d->name, bytes, ts[1 + reps / 2], ts[1]);
                 if (NULL != codecs) {
                     codec_stats(d->name, buf, bytes, codecs, chunk);
                 }
                 fflush(stdout);
             }
+            free(tz);
+            free(q);
             free(buf);
             free(ts);
         }

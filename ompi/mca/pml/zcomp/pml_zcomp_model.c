@@ -567,19 +567,10 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     if (0 == mca_pml_zcomp.ncand) {
         return;
     }
-    if (ZC_STRATEGY_GUIDED != mca_pml_zcomp.p.strategy) {
-        /* The fast path (shared memory): every message pays only this. */
-        B = mca_pml_zcomp_peer_bandwidth(comm, dst);
-        if (zc_fastest_codec < B * mca_pml_zcomp.p.min_gain) {
-            ZC_VERBOSE(10, "zcomp: %zu B to %d: raw (path %.0f MB/s is faster than any codec, "
-                       "best %.0f MB/s)", bytes, dst, B / 1e6, zc_fastest_codec / 1e6);
-            return;
-        }
-    }
-    d->cls = zc_class_of(dtype);
-    d->bucket = zc_bucket_of(bytes);
     if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy && !zc_tracing) {
         zc_guide_t *g = NULL;
+        d->cls = zc_class_of(dtype);
+        d->bucket = zc_bucket_of(bytes);
         gkey = zc_guide_key(d->cls, d->bucket, comm, dst, tag);
         if (OPAL_SUCCESS == opal_hash_table_get_value_uint64(&zc_guide, gkey, (void **) &g)) {
             d->codec = g->codec > 0 ? opal_compress_base_find_id((uint8_t) g->codec) : NULL;
@@ -589,9 +580,15 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         }
         /* not in the file: decide adaptively */
     }
-    if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy) {
-        B = mca_pml_zcomp_peer_bandwidth(comm, dst);
+    /* The fast path (shared memory): every message pays only this. */
+    B = mca_pml_zcomp_peer_bandwidth(comm, dst);
+    if (zc_fastest_codec < B * mca_pml_zcomp.p.min_gain) {
+        ZC_VERBOSE(10, "zcomp: %zu B to %d: raw (path %.0f MB/s is faster than any codec, "
+                   "best %.0f MB/s)", bytes, dst, B / 1e6, zc_fastest_codec / 1e6);
+        return;
     }
+    d->cls = zc_class_of(dtype);
+    d->bucket = zc_bucket_of(bytes);
     k = &zc_classes[d->cls][d->bucket];
     /* cheap exit where no codec can win even with an infinite ratio */
     {
