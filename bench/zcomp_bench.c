@@ -132,11 +132,12 @@ static MPI_Datatype type_of(const dataset_t *d)
     return MPI_BYTE;
 }
 
+static int nprocs = 1;
+
 /* Both ranks measure every codec at the same time, as both work during a
  * transfer; rank 0 prints its ratio and compression speed with rank 1's
  * decompression speed: each where zcomp does that work (the two cores of a
  * VM need not be equally fast). */
-static int nprocs = 1;
 
 static void codec_stats(const char *set, const unsigned char *buf, size_t len, const char *codecs,
                         size_t chunk, int rank)
