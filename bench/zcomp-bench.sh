@@ -66,9 +66,10 @@ run() {  # link mode round -> appends to $OUT/<link>.<mode>.<round>
     if [ "$mode" = zcomp ] && [ "$link" != shm ] && [ -z "${NO_CALIBRATION:-}" ]; then
         z+=(--mca pml_zcomp_calibration_file "$OUT/$link.cal")
     fi
-    # the codecs are measured on the same data, by rank 0 after each
-    # transfer: in every zcomp run of the slow links (the ideal that run is
-    # judged against) and in the first shared-memory run
+    # the codecs are measured on the same data after each transfer
+    # (compression on rank 0, decompression on rank 1): in every zcomp run
+    # of the slow links (the ideal that run is judged against) and in the
+    # first shared-memory run
     local cod=()
     if [ "$mode" = zcomp ] || { [ "$mode" = ab ] && [ "$round" = 1 ]; }; then
         cod=(--codecs "$CODECS")

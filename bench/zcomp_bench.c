@@ -15,7 +15,6 @@
  * MB/s on rank 0, decompress MB/s on rank 1), for the ideal speedup
  * min(ratio, Vc/B, Vd/B).
  *
- *
  * --ab (with zcomp on): plain ob1 and zcomp in the same two processes,
  * alternating stream by stream (ABBA order).  zcomp replaces four entries
  * of the PML table (send, isend, isend_init, start) and keeps the one it
@@ -138,7 +137,6 @@ static int nprocs = 1;
  * transfer; rank 0 prints its ratio and compression speed with rank 1's
  * decompression speed: each where zcomp does that work (the two cores of a
  * VM need not be equally fast). */
-
 static void codec_stats(const char *set, const unsigned char *buf, size_t len, const char *codecs,
                         size_t chunk, int rank)
 {

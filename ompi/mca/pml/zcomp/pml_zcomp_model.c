@@ -48,8 +48,7 @@
 
 #define ZC_SAMPLE (64 * 1024)
 #define ZC_ALPHA 0.25
-/* a ratio this far from the class's figure, either way, means other data */
-#define ZC_SHIFT 1.3
+#define ZC_SHIFT 1.3 /* see zc_ratio_shifted */
 /* a class whose data changed may sample early, up to this many samples'
  * cost in debt (bounds re-sampling when the data alternates) */
 #define ZC_DEBT 4.0
@@ -338,6 +337,25 @@ static double zc_nominal_speed(const opal_compress_codec_t *c)
     }
 }
 
+/* The speed a codec's statistics allow: min(Vc, Vd), Vc alone while Vd is
+ * unknown. */
+static inline double zc_stat_speed(const zc_cstat_t *s)
+{
+    return s->vc < s->vd || s->vd <= 0 ? s->vc : s->vd;
+}
+
+/* What a codec not yet measured is assumed to reach: an upper bound. */
+static inline double zc_assumed_speed(const opal_compress_codec_t *c)
+{
+    return zc_nominal_speed(c) * 2;
+}
+
+/* A ratio this far from the class's figure, either way, means other data. */
+static inline bool zc_ratio_shifted(double r, double ref)
+{
+    return r * ZC_SHIFT < ref || r > ZC_SHIFT * ref;
+}
+
 static int zc_cand_index(const opal_compress_codec_t *c)
 {
     int i;
@@ -365,11 +383,8 @@ static void zc_update(zc_cstat_t *s, double ratio, double vc, double vd)
         }
     }
     s->n++;
-    {
-        double v = s->vc < s->vd || s->vd <= 0 ? s->vc : s->vd;
-        if (v > zc_fastest_codec) {
-            zc_fastest_codec = v;
-        }
+    if (zc_stat_speed(s) > zc_fastest_codec) {
+        zc_fastest_codec = zc_stat_speed(s);
     }
 }
 
@@ -389,8 +404,7 @@ void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_cod
     s = &zc_classes[d->cls][d->bucket].c[j];
     {
         double r = (double) raw / (double) (out > 0 ? out : 1);
-        if (s->n > 0 && (r * ZC_SHIFT < s->ratio || r > ZC_SHIFT * s->ratio
-                         || (r <= 1.02 && s->ratio > 1.1))) {
+        if (s->n > 0 && (zc_ratio_shifted(r, s->ratio) || (r <= 1.02 && s->ratio > 1.1))) {
             /* a "mistake" (the seed's term), either way: the data of this
              * class changed; believe the observation, and sample every
              * candidate again soon, since another codec may now be best */
@@ -483,7 +497,7 @@ static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, si
             double r = (double) n / (double) out;
             /* a first sample, or one that finds other data, replaces what
              * the class knew; a routine one is averaged in */
-            if (!k->measured || k->changed || r * ZC_SHIFT < s->ratio || r > ZC_SHIFT * s->ratio) {
+            if (!k->measured || k->changed || zc_ratio_shifted(r, s->ratio)) {
                 s->n = 0;
             }
             zc_update(s, r, t1 > t0 ? n / (t1 - t0) : 0,
@@ -599,8 +613,7 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
             if (!zc_suits(j, d->cls)) {
                 continue;
             }
-            v = s->n > 0 ? (s->vc < s->vd || s->vd <= 0 ? s->vc : s->vd)
-                                : zc_nominal_speed(mca_pml_zcomp.cand[j]) * 2;
+            v = s->n > 0 ? zc_stat_speed(s) : zc_assumed_speed(mca_pml_zcomp.cand[j]);
             if (v > fastest) {
                 fastest = v;
             }
@@ -811,8 +824,7 @@ int mca_pml_zcomp_model_init(void)
     free(list);
     zc_fastest_codec = 0;
     for (i = 0; i < mca_pml_zcomp.ncand; i++) {
-        /* an unmeasured class assumes twice the nominal speed (decide) */
-        double v = zc_nominal_speed(mca_pml_zcomp.cand[i]) * 2;
+        double v = zc_assumed_speed(mca_pml_zcomp.cand[i]);
         if (v > zc_fastest_codec) {
             zc_fastest_codec = v;
         }

@@ -296,15 +296,20 @@ static inline void mca_compress_rice_put(mca_compress_rice_writer_t *w, uint64_t
     }
 }
 
-/* One value: q ones, a zero, the k low bits; or QMAX ones and 32 raw bits. */
+/* The code of u with quotient q < QMAX: q ones, a zero, the k low bits. */
+static inline uint64_t mca_compress_rice_code(uint32_t u, unsigned q, uint64_t kmask)
+{
+    return ((UINT64_C(1) << q) - 1) | ((u & kmask) << (q + 1));
+}
+
+/* One value: its code, or QMAX ones and 32 raw bits. */
 static MCA_COMPRESS_RICE_INLINE void
 mca_compress_rice_put_one(mca_compress_rice_writer_t *w, uint32_t u, unsigned k, uint64_t kmask,
                           int fast)
 {
     uint32_t q = u >> k;
     if (q < MCA_COMPRESS_RICE_QMAX) {
-        mca_compress_rice_put(w, ((UINT64_C(1) << q) - 1) | ((u & kmask) << (q + 1)), q + 1 + k,
-                              fast);
+        mca_compress_rice_put(w, mca_compress_rice_code(u, q, kmask), q + 1 + k, fast);
     } else {
         mca_compress_rice_put(w, ((UINT64_C(1) << MCA_COMPRESS_RICE_QMAX) - 1)
                                      | ((uint64_t) u << MCA_COMPRESS_RICE_QMAX),
@@ -337,9 +342,10 @@ mca_compress_rice_put_block(mca_compress_rice_writer_t *wp, const uint32_t *u, s
         for (; i + 1 < n; i += 2) {
             unsigned q0 = u[i] >> k, q1 = u[i + 1] >> k, n0 = q0 + 1 + k;
             if ((q0 | q1) < MCA_COMPRESS_RICE_QMAX) {
-                uint64_t c0 = ((UINT64_C(1) << q0) - 1) | ((u[i] & kmask) << (q0 + 1));
-                uint64_t c1 = ((UINT64_C(1) << q1) - 1) | ((u[i + 1] & kmask) << (q1 + 1));
-                mca_compress_rice_put(w, c0 | (c1 << n0), n0 + q1 + 1 + k, fast);
+                mca_compress_rice_put(w,
+                                      mca_compress_rice_code(u[i], q0, kmask)
+                                          | (mca_compress_rice_code(u[i + 1], q1, kmask) << n0),
+                                      n0 + q1 + 1 + k, fast);
             } else {
                 mca_compress_rice_put_one(w, u[i], k, kmask, fast);
                 mca_compress_rice_put_one(w, u[i + 1], k, kmask, fast);
@@ -352,7 +358,7 @@ mca_compress_rice_put_block(mca_compress_rice_writer_t *wp, const uint32_t *u, s
         uint32_t q = u[i] >> k;
         uint64_t esc = 0 - (uint64_t) (q >= MCA_COMPRESS_RICE_QMAX);
         unsigned qq = q & (unsigned) ~esc & (MCA_COMPRESS_RICE_QMAX - 1);
-        uint64_t code = ((UINT64_C(1) << qq) - 1) | ((u[i] & kmask) << (qq + 1));
+        uint64_t code = mca_compress_rice_code(u[i], qq, kmask);
         uint64_t esc_code = ((UINT64_C(1) << MCA_COMPRESS_RICE_QMAX) - 1)
                             | ((uint64_t) u[i] << MCA_COMPRESS_RICE_QMAX);
         unsigned count = qq + 1 + k;
