@@ -38,6 +38,14 @@ cp conf.orig "$conf"
 fails_saying 3 'pml_zcomp_enable' pml.txt mpirun_t -np 2 --mca pml zcomp ./sem counts
 head -12 pml.txt
 
-mpirun_t -np 2 --mca pml_zcomp_enable 1 --mca pml_zcomp_strategy always --mca pml_zcomp_codec nosuch ./sem counts >codec.txt 2>&1 || fail "a bad codec name broke the run"
-assert_grep 'codec "nosuch"' codec.txt "an unknown codec was not reported"
+# An unknown codec: every run must work, and the show_help naming it must
+# appear (Open MPI 4.1.4's ORTE sometimes drops a show_help forwarded from
+# an application process, "Data unpack would read past end of buffer in
+# show_help.c", seen once in CI: up to three runs).
+for i in 1 2 3; do
+    mpirun_t -np 2 --mca pml_zcomp_enable 1 --mca pml_zcomp_strategy always \
+        --mca pml_zcomp_codec nosuch ./sem counts >codec.txt 2>&1 || { tail -n 20 codec.txt; fail "a bad codec name broke the run"; }
+    grep -q 'codec "nosuch"' codec.txt && break
+done
+assert_grep 'codec "nosuch"' codec.txt "an unknown codec was not reported in 3 runs"
 echo "switch: OK"
