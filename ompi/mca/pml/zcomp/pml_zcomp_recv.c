@@ -138,7 +138,7 @@ void mca_pml_zcomp_recv_hook(struct ompi_request_t *req, const struct iovec *iov
                                                                    sizeof(zc_hdr_t))) {
         zc_hdr_t *h = &st->hdr;
         st->hdr_ok = ZC_MAGIC == h->magic && ZC_VERSION == h->version
-                     && h->hsum == opal_compress_base_checksum(h, offsetof(zc_hdr_t, hsum))
+                     && h->hsum == zc_checksum(h, offsetof(zc_hdr_t, hsum))
                      && h->chunk_size >= 1 && h->chunk_size <= (1ull << 30)
                      && h->nchunks == (h->orig_len + h->chunk_size - 1) / h->chunk_size;
         if (st->hdr_ok && (h->flags & ZC_HDR_INLINE)) {
@@ -247,7 +247,7 @@ static void zc_chunk(zc_rstate_t *st, uint32_t k, const char *msg, size_t len)
         zc_set_error(st, "a chunk header is corrupt");
         return;
     }
-    sum = opal_compress_base_checksum(data, (size_t) h.clen);
+    sum = zc_checksum(data, (size_t) h.clen);
     sum ^= ((uint64_t) h.index << 40) ^ ((uint64_t) h.codec << 32) ^ (uint64_t) h.raw_len;
     if (sum != h.csum) {
         zc_set_error(st, "a chunk's checksum does not match its contents");

@@ -196,7 +196,7 @@ static const char *zc_chunk_raw(zc_sreq_t *r, uint32_t k, size_t *len)
 
 static inline uint64_t zc_chunk_sum(const zc_chunk_hdr_t *h, const void *data)
 {
-    uint64_t s = opal_compress_base_checksum(data, (size_t) h->clen);
+    uint64_t s = zc_checksum(data, (size_t) h->clen);
     s ^= ((uint64_t) h->index << 40) ^ ((uint64_t) h->codec << 32) ^ (uint64_t) h->raw_len;
     return s;
 }
@@ -355,7 +355,7 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
     h.ptag = r->ptag;
     h.nchunks = r->nchunks;
     h.chunk_size = r->chunk;
-    h.hsum = opal_compress_base_checksum(&h, offsetof(zc_hdr_t, hsum));
+    h.hsum = zc_checksum(&h, offsetof(zc_hdr_t, hsum));
     free(r->hbuf);
     r->hbuf = malloc(sizeof(h) + (single ? (size_t) w0 : 0));
     if (NULL == r->hbuf) {

