@@ -21,16 +21,19 @@
 #define MCA_COMPRESS_RICE_ESC_BITS (MCA_COMPRESS_RICE_QMAX + 32u)
 #define MCA_COMPRESS_RICE_VARINT_MAX 10 /* LEB128 of a 64-bit size */
 
-/* On x86-64 with glibc the encoder is also built for x86-64-v3 CPUs (BMI2
- * shifts, LZCNT) and the loader picks the build the CPU can run: about
- * 1.25x, the same output.  (The decoder measured no gain.) */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6 && defined(__x86_64__) \
-    && defined(__linux__) && defined(__GLIBC__)
-#    define MCA_COMPRESS_RICE_CLONES __attribute__((target_clones("default", "arch=x86-64-v3")))
+/* With GCC on x86-64 the encoder is built twice, for any x86-64 and for
+ * x86-64-v3 CPUs (AVX2, BMI2, LZCNT), and each call takes the build the
+ * CPU can run.  The v3 build computes bit lengths in a form that
+ * vectorises (1.3-1.6x); the generic one keeps scalar code with BSR,
+ * which is faster there.  Same output.  MCA_COMPRESS_RICE_NO_V3 builds the
+ * generic one only (its tests).  The decoder measured no gain. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12 && defined(__x86_64__) \
+    && !defined(MCA_COMPRESS_RICE_NO_V3)
+#    define MCA_COMPRESS_RICE_V3 1
 /* what the encoder calls must be compiled into each build */
 #    define MCA_COMPRESS_RICE_INLINE inline __attribute__((always_inline))
 #else
-#    define MCA_COMPRESS_RICE_CLONES
+#    define MCA_COMPRESS_RICE_V3 0
 #    define MCA_COMPRESS_RICE_INLINE inline
 #endif
 
@@ -147,30 +150,77 @@ static size_t mca_compress_rice_bound(size_t len)
  * q = u >> k in 1..QMAX-1 when k < b <= k + QBITS, and ESC_BITS when
  * b > k + QBITS.  The only value-dependent part, u >> k for k in
  * [b - QBITS, b - 1], depends on b and the top QBITS bits t of u alone, so
- * one increment of bin (b, t) per value is enough.  Two interleaved copies
- * halve the store-to-load chains when most values fall into one bin.
+ * one increment of bin (b, t) per value is enough.
  */
 #define MCA_COMPRESS_RICE_BINS (33 * MCA_COMPRESS_RICE_QMAX)
 
-static inline unsigned mca_compress_rice_bin(uint32_t u)
+/* Bit length of u | 1 (1..32) without LZCNT, so that the loops computing
+ * it vectorise (AVX2 has no vector LZCNT): v keeps the ones of w whose next
+ * higher bit is zero, so rounding it to a float cannot carry into the
+ * exponent, which is then floor(log2(w)).  The conversion is signed: bit
+ * 31 is tested apart.  Checked against __builtin_clz for all 2^32 values.
+ * Selections here and below use masks: branches keep GCC from
+ * vectorising. */
+static MCA_COMPRESS_RICE_INLINE uint32_t mca_compress_rice_bitlen_v(uint32_t u)
 {
-    unsigned b = mca_compress_rice_bitlen(u);
-    /* t = u >> (b - QBITS), or u << (QBITS - b) for short values. */
-    unsigned t = (unsigned) (((uint64_t) u << MCA_COMPRESS_RICE_QBITS) >> b);
-    return b * MCA_COMPRESS_RICE_QMAX + t;
+    uint32_t w = u | 1u, v = w & ~(w >> 1), e;
+    float f = (float) (int32_t) (v & 0x7fffffffu);
+    uint32_t top = 0u - (w >> 31);
+    memcpy(&e, &f, sizeof(e));
+    return (32u & top) | (((e >> 23) - 126u) & ~top);
 }
 
-/* Exact bit count of the block's values (histogram h, two copies) with
- * the best k; stores that k and the number of escapes with it.  Only k in
+/* Bin (b, t) of u: t = u << QBITS >> b.  vec: the form that vectorises
+ * (32-bit lanes); shift counts are masked to stay defined in C, and where
+ * a masked count is wrong, the mask discards the result. */
+static MCA_COMPRESS_RICE_INLINE uint16_t mca_compress_rice_bin(uint32_t u, const int vec)
+{
+    uint32_t b, hi, t;
+    if (!vec) {
+        b = mca_compress_rice_bitlen(u);
+        t = (uint32_t) (((uint64_t) u << MCA_COMPRESS_RICE_QBITS) >> b);
+        return (uint16_t) (b * MCA_COMPRESS_RICE_QMAX + t);
+    }
+    b = mca_compress_rice_bitlen_v(u);
+    hi = 0u - (uint32_t) (b > 32 - MCA_COMPRESS_RICE_QBITS);
+    t = ((u >> ((b - MCA_COMPRESS_RICE_QBITS) & 31)) & hi)
+        | (((u << MCA_COMPRESS_RICE_QBITS) >> (b & 31)) & ~hi);
+    return (uint16_t) (b * MCA_COMPRESS_RICE_QMAX + t);
+}
+
+/* hist = the histogram of bin[0..cnt).  Four interleaved byte-sized copies
+ * (at most BLOCK / 4 = 64 counts each) cut the store-to-load chains when
+ * most values fall into one bin; their sum is a vector loop. */
+static MCA_COMPRESS_RICE_INLINE void mca_compress_rice_count(const uint16_t *bin, size_t cnt,
+                                                             uint16_t *hist)
+{
+    uint8_t h[4][MCA_COMPRESS_RICE_BINS];
+    size_t i;
+    memset(h, 0, sizeof(h));
+    for (i = 0; i + 4 <= cnt; i += 4) {
+        ++h[0][bin[i]];
+        ++h[1][bin[i + 1]];
+        ++h[2][bin[i + 2]];
+        ++h[3][bin[i + 3]];
+    }
+    for (; i < cnt; ++i) {
+        ++h[0][bin[i]];
+    }
+    for (i = 0; i < MCA_COMPRESS_RICE_BINS; ++i) {
+        hist[i] = (uint16_t) ((uint16_t) h[0][i] + h[1][i] + h[2][i] + h[3][i]);
+    }
+}
+
+/* Exact bit count of the block's values (histogram h) with the best k;
+ * stores that k and the number of escapes with it.  Only k in
  * [bmin - QBITS, bmax] can be best (b ranging over the block's bit
  * lengths): below, every value escapes; above, every value costs k + 1
  * bits.  Ties keep the smallest k, as a full scan would. */
 static MCA_COMPRESS_RICE_INLINE uint32_t
-mca_compress_rice_best_k(uint16_t (*h)[MCA_COMPRESS_RICE_BINS], size_t n, unsigned *k_out,
-                         uint32_t *esc_out)
+mca_compress_rice_best_k(const uint16_t *hist, size_t n, unsigned *k_out, uint32_t *esc_out)
 {
     enum { T = MCA_COMPRESS_RICE_QMAX, QB = MCA_COMPRESS_RICE_QBITS };
-    uint32_t hist[MCA_COMPRESS_RICE_BINS], cnt[33];
+    uint32_t cnt[33];
     uint32_t best = UINT32_MAX, below = 0, best_esc = 0;
     unsigned best_k = 0, bmin = 33, bmax = 0;
     unsigned k, b, j, t, kmin, kmax;
@@ -178,7 +228,6 @@ mca_compress_rice_best_k(uint16_t (*h)[MCA_COMPRESS_RICE_BINS], size_t n, unsign
     for (b = 0; b <= 32; ++b) {
         cnt[b] = 0;
         for (t = 0; t < T; ++t) {
-            hist[b * T + t] = (uint32_t) h[0][b * T + t] + h[1][b * T + t];
             cnt[b] += hist[b * T + t];
         }
         if (cnt[b] > 0) {
@@ -199,7 +248,7 @@ mca_compress_rice_best_k(uint16_t (*h)[MCA_COMPRESS_RICE_BINS], size_t n, unsign
         /* Sum of u >> k = t >> (QB - j) over values with b = k + j. */
         for (j = 1; j <= QB && k + j <= 32; ++j) {
             for (t = 0; t < T; ++t) {
-                qsum += hist[(k + j) * T + t] * (t >> (QB - j));
+                qsum += (uint32_t) hist[(k + j) * T + t] * (t >> (QB - j));
             }
         }
         cost = (k + 1) * below + qsum + MCA_COMPRESS_RICE_ESC_BITS * ((uint32_t) n - below);
@@ -221,40 +270,57 @@ mca_compress_rice_best_k(uint16_t (*h)[MCA_COMPRESS_RICE_BINS], size_t n, unsign
 
 /* Exact cost and best k of one mode's values (see best_k). */
 static MCA_COMPRESS_RICE_INLINE uint32_t
-mca_compress_rice_mode_cost(const uint32_t *u, size_t cnt, unsigned *k_out, uint32_t *esc_out)
+mca_compress_rice_mode_cost(const uint32_t *u, size_t cnt, unsigned *k_out, uint32_t *esc_out,
+                            const int vec)
 {
-    uint16_t hist[2][MCA_COMPRESS_RICE_BINS]; /* two copies: see above */
+    uint16_t bin[MCA_COMPRESS_RICE_BLOCK], hist[MCA_COMPRESS_RICE_BINS];
     size_t i;
-
-    memset(hist, 0, sizeof(hist));
     for (i = 0; i < cnt; ++i) {
-        ++hist[i & 1][mca_compress_rice_bin(u[i])];
+        bin[i] = mca_compress_rice_bin(u[i], vec);
     }
+    mca_compress_rice_count(bin, cnt, hist);
     return mca_compress_rice_best_k(hist, cnt, k_out, esc_out);
 }
 
-/* The pass over one block: the zigzagged values of both modes into u0
- * and u1, the histogram of mode a's and the lower bound on the other mode's
- * cost (see the caller).  a is a constant at each call, so each use is
- * specialised and works on registers. */
+/* One value of the scan below. */
+static MCA_COMPRESS_RICE_INLINE void mca_compress_rice_scan_one(uint32_t x, uint32_t p, size_t i,
+                                                                uint32_t *u0, uint32_t *u1,
+                                                                uint16_t *bin, uint32_t *l, int a,
+                                                                const int vec)
+{
+    uint32_t v0 = mca_compress_rice_zigzag(x), v1 = mca_compress_rice_zigzag(x - p);
+    uint32_t va = a ? v1 : v0, vb = a ? v0 : v1;
+    u0[i] = v0;
+    u1[i] = v1;
+    bin[i] = mca_compress_rice_bin(va, vec);
+    if (vec) {
+        *l += mca_compress_rice_bitlen_v(vb) & (0u - (uint32_t) (0 != vb));
+    } else {
+        *l += vb ? mca_compress_rice_bitlen(vb) : 0; /* LZCNT or BSR */
+    }
+}
+
+/* The pass over one block (cnt >= 1): the zigzagged values of both modes
+ * into u0 and u1, the histogram of mode a's values and the lower bound on
+ * the other mode's cost (see the caller).  The first loop has no stores
+ * that depend on the data, so it vectorises.  a is a constant at each
+ * call, so each use is specialised. */
 static MCA_COMPRESS_RICE_INLINE uint32_t
 mca_compress_rice_scan(const uint8_t *in, size_t cnt, uint32_t prev, uint32_t *u0, uint32_t *u1,
-                       const int a, uint16_t (*hist)[MCA_COMPRESS_RICE_BINS], uint32_t *lb)
+                       const int a, uint16_t *hist, uint32_t *lb, const int vec)
 {
-    uint32_t l = *lb;
+    uint16_t bin[MCA_COMPRESS_RICE_BLOCK];
+    uint32_t l = 0;
     size_t i;
-    for (i = 0; i < cnt; ++i) {
-        uint32_t x = mca_compress_rice_load32(in + 4 * i);
-        uint32_t v0 = mca_compress_rice_zigzag(x), v1 = mca_compress_rice_zigzag(x - prev);
-        uint32_t va = a ? v1 : v0, vb = a ? v0 : v1;
-        prev = x;
-        u0[i] = v0;
-        u1[i] = v1;
-        ++hist[i & 1][mca_compress_rice_bin(va)];
-        l += vb ? mca_compress_rice_bitlen(vb) : 0; /* LZCNT */
+    mca_compress_rice_scan_one(mca_compress_rice_load32(in), prev, 0, u0, u1, bin, &l, a, vec);
+    for (i = 1; i < cnt; ++i) {
+        mca_compress_rice_scan_one(mca_compress_rice_load32(in + 4 * i),
+                                   mca_compress_rice_load32(in + 4 * i - 4), i, u0, u1, bin, &l,
+                                   a, vec);
     }
-    *lb = l;
-    return prev;
+    mca_compress_rice_count(bin, cnt, hist);
+    *lb += l;
+    return mca_compress_rice_load32(in + 4 * cnt - 4);
 }
 
 /* LSB-first bit writer: fewer than 8 bits pending between puts. */
@@ -368,13 +434,15 @@ mca_compress_rice_put_block(mca_compress_rice_writer_t *wp, const uint32_t *u, s
     *wp = lw;
 }
 
-MCA_COMPRESS_RICE_CLONES
-static ssize_t mca_compress_rice_compress(const void *in_, size_t len, void *out_, size_t cap)
+/* The encoder; vec: the build for x86-64-v3 (see the top). */
+static MCA_COMPRESS_RICE_INLINE ssize_t mca_compress_rice_encode(const void *in_, size_t len,
+                                                                 void *out_, size_t cap,
+                                                                 const int vec)
 {
     const uint8_t *in = (const uint8_t *) in_;
     uint8_t *out = (uint8_t *) out_;
     uint32_t u0[MCA_COMPRESS_RICE_BLOCK], u1[MCA_COMPRESS_RICE_BLOCK];
-    uint16_t hist[2][MCA_COMPRESS_RICE_BINS]; /* two copies, see best_k */
+    uint16_t hist[MCA_COMPRESS_RICE_BINS];
     unsigned mode_a = 1; /* the mode the last block used */
     mca_compress_rice_writer_t w;
     size_t n, tail, hdr, base, v;
@@ -424,18 +492,19 @@ static ssize_t mca_compress_rice_compress(const void *in_, size_t len, void *out
             const uint32_t *ub = mode_a ? u0 : u1;
             uint32_t ca, cb = UINT32_MAX, ea = 0, eb = 0, lbb = (uint32_t) cnt;
             unsigned ka, kb = 0;
-            memset(hist, 0, sizeof(hist));
             if (mode_a) {
-                prev = mca_compress_rice_scan(in + 4 * base, cnt, prev, u0, u1, 1, hist, &lbb);
+                prev = mca_compress_rice_scan(in + 4 * base, cnt, prev, u0, u1, 1, hist, &lbb,
+                                              vec);
             } else {
-                prev = mca_compress_rice_scan(in + 4 * base, cnt, prev, u0, u1, 0, hist, &lbb);
+                prev = mca_compress_rice_scan(in + 4 * base, cnt, prev, u0, u1, 0, hist, &lbb,
+                                              vec);
             }
             ca = mca_compress_rice_best_k(hist, cnt, &ka, &ea);
             if (lbb > MCA_COMPRESS_RICE_RAW_K * (uint32_t) cnt) {
                 lbb = MCA_COMPRESS_RICE_RAW_K * (uint32_t) cnt;
             }
             if (mode_a ? lbb <= ca : lbb < ca) {
-                cb = mca_compress_rice_mode_cost(ub, cnt, &kb, &eb);
+                cb = mca_compress_rice_mode_cost(ub, cnt, &kb, &eb, vec);
             }
             c0 = mode_a ? cb : ca;
             c1 = mode_a ? ca : cb;
@@ -469,6 +538,25 @@ static ssize_t mca_compress_rice_compress(const void *in_, size_t len, void *out
     }
     memcpy(w.out + w.pos, in + 4 * n, tail);
     return (ssize_t) (hdr + w.pos + tail);
+}
+
+#if MCA_COMPRESS_RICE_V3
+__attribute__((target("arch=x86-64-v3"))) static ssize_t
+mca_compress_rice_compress_v3(const void *in, size_t len, void *out, size_t cap)
+{
+    return mca_compress_rice_encode(in, len, out, cap, 1);
+}
+#endif
+
+static ssize_t mca_compress_rice_compress(const void *in, size_t len, void *out, size_t cap)
+{
+#if MCA_COMPRESS_RICE_V3
+    __builtin_cpu_init(); /* cheap once done; needed before main in a plugin */
+    if (__builtin_cpu_supports("x86-64-v3")) {
+        return mca_compress_rice_compress_v3(in, len, out, cap);
+    }
+#endif
+    return mca_compress_rice_encode(in, len, out, cap, 0);
 }
 
 /* LSB-first bit reader.  buf is kept clean above n (n <= 63), so a run of
