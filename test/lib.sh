@@ -51,6 +51,19 @@ fails_saying() {
     fail "no /$pat/ in $tries failing runs of: $*"
 }
 
+# works_saying TRIES PATTERN OUT CMD...: CMD must succeed on every run, and
+# its output must match PATTERN in at least one of TRIES runs (a show_help
+# that ORTE may lose, as above, from a process that goes on running).
+works_saying() {
+    local tries=$1 pat=$2 out=$3 i; shift 3
+    for i in $(seq "$tries"); do
+        "$@" >"$out" 2>&1 || { tail -n 20 "$out"; fail "failed: $*"; }
+        grep -Eq -- "$pat" "$out" && return 0
+    done
+    tail -n 30 "$out"
+    fail "no /$pat/ in $tries runs of: $*"
+}
+
 assert_no_grep() {
     ! grep -Eq -- "$1" "$2" || { grep -E -- "$1" "$2" | head; fail "${3:-unexpected /$1/ in $2}"; }
 }
