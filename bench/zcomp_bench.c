@@ -13,7 +13,8 @@
  * ratios.  With --codecs, ranks 0 and 1 also measure every listed codec on
  * the same data, compressed in chunks as zcomp does (ratio and compress
  * MB/s on rank 0, decompress MB/s on rank 1), for the ideal speedup
- * min(ratio, Vc/B, Vd/B).
+ * min(ratio, Vc/B, Vd/B): once right after each timed transfer (one pass;
+ * the ideal of that moment) and once after all of them (best of three).
  *
  * --ab (with zcomp on): plain ob1 and zcomp in the same two processes,
  * alternating stream by stream (ABBA order).  zcomp replaces four entries
@@ -29,6 +30,8 @@
  *               [--ab]
  * Output lines:  xfer <set> <bytes> <median s> <min s>
  *                codec <set> <bytes> <codec> <ratio> <compress MB/s> <decompress MB/s>
+ *                xrep <set> <bytes> <rep> <s>          (with --codecs, each timed transfer)
+ *                crep <set> <bytes> <rep> <codec> <ratio> <compress MB/s> <decompress MB/s>
  *                ab <set> <bytes> <plain median s> <zcomp median s> <median of plain/zcomp>
  */
 #include "ompi_config.h"
@@ -133,82 +136,132 @@ static MPI_Datatype type_of(const dataset_t *d)
 
 static int nprocs = 1;
 
+#define MAX_CODECS 16
+static const opal_compress_codec_t *codec_tab[MAX_CODECS];
+static int n_codecs;
+
+static void codecs_find(const char *codecs)
+{
+    char *list = strdup(codecs), *tok, *save = NULL;
+    for (tok = strtok_r(list, ",", &save); NULL != tok && n_codecs < MAX_CODECS;
+         tok = strtok_r(NULL, ",", &save)) {
+        const opal_compress_codec_t *c = opal_compress_base_find(tok);
+        if (NULL != c) {
+            codec_tab[n_codecs++] = c;
+        }
+    }
+    free(list);
+}
+
+/* Buffers for measuring the codecs on one message, allocated and touched
+ * once so that no pass times page faults.  The output is message-sized, as
+ * the receiver decompresses into the user's buffer: a chunk-sized one would
+ * stay in cache and overstate the speed. */
+typedef struct {
+    unsigned char *z, *d;
+    size_t *lens, cap, len, chunk;
+} codec_bufs_t;
+
+static void bufs_init(codec_bufs_t *b, size_t len, size_t chunk)
+{
+    size_t nch = (len + chunk - 1) / chunk;
+    int i;
+    b->cap = 0;
+    for (i = 0; i < n_codecs; i++) {
+        size_t c = codec_tab[i]->bound(chunk);
+        b->cap = c > b->cap ? c : b->cap;
+    }
+    b->len = len;
+    b->chunk = chunk;
+    b->z = malloc(b->cap * nch);
+    b->d = malloc(len);
+    b->lens = malloc(sizeof(size_t) * nch);
+    memset(b->z, 0, b->cap * nch);
+    memset(b->d, 0, len);
+}
+
+static void bufs_fini(codec_bufs_t *b)
+{
+    free(b->z);
+    free(b->d);
+    free(b->lens);
+}
+
+/* One pass of codec c over the message as zcomp does it: compressed chunk
+ * by chunk (a chunk that does not shrink goes raw), then decompressed.
+ * Seconds for each half; *out: bytes after compression. */
+static void codec_pass(const opal_compress_codec_t *c, const unsigned char *buf, codec_bufs_t *b,
+                       double *tc, double *td, size_t *out)
+{
+    size_t off, zo = 0, len = b->len, chunk = b->chunk;
+    double t0 = now(), t1;
+    int k = 0;
+    for (off = 0; off < len; off += chunk) {
+        size_t n = len - off < chunk ? len - off : chunk;
+        ssize_t r = c->compress(buf + off, n, b->z + zo, b->cap);
+        if (r < 0 || (size_t) r >= n) {
+            r = (ssize_t) n;
+            b->lens[k++] = 0;
+        } else {
+            b->lens[k++] = (size_t) r;
+        }
+        zo += (size_t) r;
+    }
+    t1 = now();
+    *out = zo;
+    zo = 0;
+    k = 0;
+    for (off = 0; off < len; off += chunk) {
+        size_t n = len - off < chunk ? len - off : chunk;
+        if (b->lens[k] > 0) {
+            (void) c->decompress(b->z + zo, b->lens[k], b->d + off, n, n);
+            zo += b->lens[k];
+        } else {
+            memcpy(b->d + off, buf + off, n);
+            zo += n;
+        }
+        k++;
+    }
+    *td = now() - t1;
+    *tc = t1 - t0;
+}
+
 /* Both ranks measure every codec at the same time, as both work during a
  * transfer; rank 0 prints its ratio and compression speed with rank 1's
  * decompression speed: each where zcomp does that work (the two cores of a
- * VM need not be equally fast). */
-static void codec_stats(const char *set, const unsigned char *buf, size_t len, const char *codecs,
-                        size_t chunk, int rank)
+ * VM need not be equally fast).  Best of `passes`.  rep < 0: the "codec"
+ * line after all transfers; else the "crep" line of the transfer just timed. */
+static void codec_stats(const char *set, const unsigned char *buf, codec_bufs_t *b, int passes,
+                        int rep, int rank)
 {
-    char *list = strdup(codecs), *tok, *save = NULL;
-    for (tok = strtok_r(list, ",", &save); NULL != tok; tok = strtok_r(NULL, ",", &save)) {
-        const opal_compress_codec_t *c = opal_compress_base_find(tok);
-        size_t off, out = 0, cap;
-        unsigned char *z, *d;
-        double tc = 1e30, td = 1e30;
-        int rep;
-        if (NULL == c) {
-            continue;
+    double tc[MAX_CODECS], td[MAX_CODECS];
+    size_t out[MAX_CODECS];
+    int i, p;
+    for (i = 0; i < n_codecs; i++) {
+        tc[i] = td[i] = 1e30;
+        for (p = 0; p < passes; p++) {
+            double c, d;
+            codec_pass(codec_tab[i], buf, b, &c, &d, &out[i]);
+            tc[i] = c < tc[i] ? c : tc[i];
+            td[i] = d < td[i] ? d : td[i];
         }
-        cap = c->bound(chunk);
-        z = malloc(cap * ((len + chunk - 1) / chunk));
-        /* decompress into a buffer of the message's size, as the receiver
-         * does into the user's buffer: a chunk-sized one would stay in
-         * cache and overstate the speed */
-        d = malloc(len);
-        for (rep = 0; rep < 3; rep++) {
-            double t0 = now(), t1, t2;
-            size_t zo = 0;
-            size_t *lens = malloc(sizeof(size_t) * ((len + chunk - 1) / chunk + 1));
-            int k = 0;
-            for (off = 0; off < len; off += chunk) {
-                size_t n = len - off < chunk ? len - off : chunk;
-                ssize_t r = c->compress(buf + off, n, z + zo, cap);
-                if (r < 0 || (size_t) r >= n) {
-                    r = (ssize_t) n; /* stored raw, as zcomp does */
-                    lens[k++] = 0;
-                } else {
-                    lens[k++] = (size_t) r;
-                }
-                zo += (size_t) r;
-            }
-            t1 = now();
-            zo = 0;
-            k = 0;
-            for (off = 0; off < len; off += chunk) {
-                size_t n = len - off < chunk ? len - off : chunk;
-                if (lens[k] > 0) {
-                    (void) c->decompress(z + zo, lens[k], d + off, n, n);
-                    zo += lens[k];
-                } else {
-                    memcpy(d + off, buf + off, n);
-                    zo += n;
-                }
-                k++;
-            }
-            t2 = now();
-            out = zo;
-            free(lens);
-            if (t1 - t0 < tc) {
-                tc = t1 - t0;
-            }
-            if (t2 - t1 < td) {
-                td = t2 - t1;
-            }
-        }
-        if (1 == rank) {
-            MPI_Send(&td, 1, MPI_DOUBLE, 0, 99, MPI_COMM_WORLD);
-        } else if (0 == rank) {
-            if (nprocs > 1) {
-                MPI_Recv(&td, 1, MPI_DOUBLE, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            }
-            printf("codec %s %zu %s %.4f %.1f %.1f\n", set, len, c->name, (double) len / out,
-                   len / tc / 1e6, len / td / 1e6);
-        }
-        free(z);
-        free(d);
     }
-    free(list);
+    if (1 == rank) {
+        MPI_Send(td, n_codecs, MPI_DOUBLE, 0, 99, MPI_COMM_WORLD);
+        return;
+    }
+    if (nprocs > 1) {
+        MPI_Recv(td, n_codecs, MPI_DOUBLE, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    for (i = 0; i < n_codecs; i++) {
+        double r = (double) b->len / out[i], vc = b->len / tc[i] / 1e6, vd = b->len / td[i] / 1e6;
+        if (rep < 0) {
+            printf("codec %s %zu %s %.4f %.1f %.1f\n", set, b->len, codec_tab[i]->name, r, vc, vd);
+        } else {
+            printf("crep %s %zu %d %s %.4f %.1f %.1f\n", set, b->len, rep, codec_tab[i]->name, r,
+                   vc, vd);
+        }
+    }
 }
 
 int main(int argc, char **argv)
@@ -252,6 +305,7 @@ int main(int argc, char **argv)
     if (NULL != codecs && rank < 2) {
         mca_base_framework_open(&opal_compress_base_framework, 0);
         opal_compress_base_select();
+        codecs_find(codecs);
     }
     sl = strdup(sets);
     for (s1 = strtok_r(sl, ",", &save1); NULL != s1; s1 = strtok_r(NULL, ",", &save1)) {
@@ -279,10 +333,24 @@ int main(int argc, char **argv)
             /* tz, q: zcomp's times and the plain/zcomp ratios (--ab only) */
             double *tz = ab ? malloc(sizeof(double) * (size_t) (reps + 1)) : NULL;
             double *q = ab ? malloc(sizeof(double) * (size_t) (reps + 1)) : NULL;
+            int measure = NULL != codecs && rank < 2;
+            codec_bufs_t cb;
+            if (measure) {
+                bufs_init(&cb, bytes, chunk);
+            }
             for (r = 0; r <= reps; r++) {
                 int f;
                 if (!ab) {
                     ts[r] = stream(buf, count, t, k, rank);
+                    /* the machine's speed drifts (other tenants of the VM):
+                     * codec figures right after each timed transfer give
+                     * the ideal of that moment */
+                    if (measure && r > 0) {
+                        if (0 == rank) {
+                            printf("xrep %s %zu %d %.9f\n", d->name, bytes, r, ts[r]);
+                        }
+                        codec_stats(d->name, buf, &cb, 1, r, rank);
+                    }
                     continue;
                 }
                 /* ABBA: plain first in even pairs, zcomp first in odd ones */
@@ -308,9 +376,10 @@ int main(int argc, char **argv)
                 }
                 fflush(stdout);
             }
-            if (NULL != codecs && rank < 2) {
-                codec_stats(d->name, buf, bytes, codecs, chunk, rank);
+            if (measure) {
+                codec_stats(d->name, buf, &cb, 3, -1, rank);
                 fflush(stdout);
+                bufs_fini(&cb);
             }
             free(tz);
             free(q);
