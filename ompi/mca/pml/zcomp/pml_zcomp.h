@@ -108,7 +108,6 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
                                  double secs);
 /* Report a decompression: codec, bytes produced, seconds. */
 void mca_pml_zcomp_note_decompress(uint8_t codec, size_t raw, double secs);
-double mca_pml_zcomp_peer_bandwidth(ompi_communicator_t *comm, int dst);
 const char *mca_pml_zcomp_class_name(int cls);
 
 /* ---- send side (pml_zcomp_send.c) ---- */

@@ -21,11 +21,13 @@
 
 #include "opal/mca/base/mca_base_component_repository.h"
 #include "opal/mca/base/mca_base_pvar.h"
+#include "opal/mca/pmix/pmix.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/show_help.h"
 #include "ompi/mca/rte/rte.h"
 
 #include "pml_zcomp.h"
+#include "pml_zcomp_wire.h"
 
 mca_pml_zcomp_globals_t mca_pml_zcomp = {
     .p = {
@@ -350,8 +352,17 @@ static int zc_activate(void)
     if (ZC_STRATEGY_NEVER != p->strategy) {
         mca_pml_base_marked_recv_hook = mca_pml_zcomp_recv_hook;
     } else {
-        /* a peer may still compress (it should not: same parameters) */
+        /* a peer may still compress (its parameters may differ) */
         mca_pml_base_marked_recv_hook = mca_pml_zcomp.can_mark ? mca_pml_zcomp_recv_hook : NULL;
+    }
+    if (NULL != mca_pml_base_marked_recv_hook) {
+        /* before MPI_Init's modex fence: peers compress only to processes
+         * that published this (zc_peer_has_zcomp) */
+        uint32_t v = ZC_VERSION;
+        OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, ZC_MODEX_KEY, &v, OPAL_UINT32);
+        if (OPAL_SUCCESS != rc) {
+            ZC_VERBOSE(1, "zcomp: cannot publish the wire version (%d): peers will send raw", rc);
+        }
     }
     rc = mca_pml_zcomp_model_init();
     if (OMPI_SUCCESS != rc) {

@@ -38,6 +38,7 @@
 
 #include "opal/class/opal_hash_table.h"
 #include "opal/datatype/opal_datatype_internal.h"
+#include "opal/mca/pmix/pmix.h"
 #include "opal/util/show_help.h"
 #include "ompi/mca/bml/bml.h"
 #include "ompi/mca/bml/base/base.h"
@@ -45,6 +46,7 @@
 #include "ompi/mca/rte/rte.h"
 
 #include "pml_zcomp.h"
+#include "pml_zcomp_wire.h"
 
 #define ZC_SAMPLE (64 * 1024)
 #define ZC_ALPHA 0.25
@@ -70,6 +72,7 @@ typedef struct zc_peer_t {
     const ompi_proc_t *proc;
     double bw;      /* bytes/s */
     int samples;
+    bool zcomp;     /* it decodes marked messages of our wire version */
 } zc_peer_t;
 
 static zc_class_t zc_classes[ZC_NUM_CLASSES][ZC_NUM_SIZE_BUCKETS];
@@ -164,6 +167,38 @@ static uint64_t zc_peer_key(const ompi_proc_t *proc)
 
 static double zc_calibrated(uint64_t key);
 
+/* Does this peer decode our marked messages?  A process with zcomp off (or
+ * another wire version, or a PML without marked messages) would take the
+ * header and compressed bytes for the data: it published nothing, so it
+ * gets everything raw.  Only the data the modex already brought is looked
+ * at (OPTIONAL): asking the server for a key that was never published
+ * could wait for ever. */
+static bool zc_peer_has_zcomp(const ompi_proc_t *proc, int dst)
+{
+    static bool warned = false;
+    uint32_t v = 0, *pv = &v;
+    int rc;
+    if (proc == ompi_proc_local()) {
+        return true;
+    }
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, ZC_MODEX_KEY, &proc->super.proc_name, &pv, OPAL_UINT32);
+    if (OPAL_SUCCESS == rc && ZC_VERSION == v) {
+        return true;
+    }
+    ZC_VERBOSE(1, "zcomp: peer %d (%s) %s: messages to it are sent raw", dst,
+               OMPI_NAME_PRINT(&proc->super.proc_name),
+               OPAL_SUCCESS == rc ? "speaks another zcomp wire version" : "does not run zcomp");
+    if (!warned) {
+        warned = true;
+        opal_show_help("help-pml-zcomp.txt", "peer-without-zcomp", true,
+                       OMPI_NAME_PRINT(OMPI_PROC_MY_NAME), ompi_process_info.nodename,
+                       OMPI_NAME_PRINT(&proc->super.proc_name),
+                       NULL == proc->super.proc_hostname ? "unknown" : proc->super.proc_hostname,
+                       OPAL_SUCCESS == rc ? "runs another version of zcomp" : "does not run zcomp");
+    }
+    return false;
+}
+
 static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
 {
     const ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
@@ -185,6 +220,7 @@ static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
         return NULL;
     }
     p->proc = proc;
+    p->zcomp = zc_peer_has_zcomp(proc, dst);
     p->bw = zc_calibrated(key);
     if (p->bw <= 0 && proc == ompi_proc_local()) {
         p->bw = 10e9; /* a message to oneself is a memory copy */
@@ -209,16 +245,6 @@ static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
     opal_hash_table_set_value_uint64(&zc_peers, key, p);
     zc_last_peer = p;
     return p;
-}
-
-double mca_pml_zcomp_peer_bandwidth(ompi_communicator_t *comm, int dst)
-{
-    zc_peer_t *p;
-    if (mca_pml_zcomp.p.path_bandwidth > 0) {
-        return mca_pml_zcomp.p.path_bandwidth * 1e6;
-    }
-    p = zc_peer(comm, dst);
-    return NULL == p ? 1.25e9 : p->bw;
 }
 
 void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t bytes, double secs)
@@ -559,6 +585,7 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
                           int dst, ompi_communicator_t *comm, int tag, zc_decision_t *d)
 {
     zc_class_t *k;
+    zc_peer_t *peer;
     double B, best = 0, sp[ZC_MAX_CANDIDATES];
     int j, bj = -1;
     uint64_t gkey = 0;
@@ -567,9 +594,15 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     d->measure = false;
     d->cls = 0;
     d->bucket = 0;
-    switch (mca_pml_zcomp.p.strategy) {
-    case ZC_STRATEGY_NEVER:
+    if (ZC_STRATEGY_NEVER == mca_pml_zcomp.p.strategy) {
         return;
+    }
+    /* any strategy: compressed only to a peer that can decode it */
+    peer = zc_peer(comm, dst);
+    if (NULL == peer || !peer->zcomp) {
+        return;
+    }
+    switch (mca_pml_zcomp.p.strategy) {
     case ZC_STRATEGY_ALWAYS:
         d->codec = mca_pml_zcomp.always_codec;
         d->cls = zc_class_of(dtype);
@@ -595,7 +628,7 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         /* not in the file: decide adaptively */
     }
     /* The fast path (shared memory): every message pays only this. */
-    B = mca_pml_zcomp_peer_bandwidth(comm, dst);
+    B = mca_pml_zcomp.p.path_bandwidth > 0 ? mca_pml_zcomp.p.path_bandwidth * 1e6 : peer->bw;
     if (zc_fastest_codec < B * mca_pml_zcomp.p.min_gain) {
         ZC_VERBOSE(10, "zcomp: %zu B to %d: raw (path %.0f MB/s is faster than any codec, "
                    "best %.0f MB/s)", bytes, dst, B / 1e6, zc_fastest_codec / 1e6);

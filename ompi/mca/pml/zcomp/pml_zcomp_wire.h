@@ -21,6 +21,8 @@
 #define ZC_MAGIC 0x504d435au       /* "ZCMP" */
 #define ZC_CHUNK_MAGIC 0x4b48435au /* "ZCHK" */
 #define ZC_VERSION 2 /* 2: zc_checksum replaced a 32-bit Fletcher sum */
+/* Modex key: a process that decodes marked messages publishes ZC_VERSION */
+#define ZC_MODEX_KEY "pml.zcomp.wire"
 #define ZC_HDR_INLINE 0x01         /* the single chunk follows the header */
 
 typedef struct zc_hdr_t {
