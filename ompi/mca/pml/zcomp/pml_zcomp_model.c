@@ -187,14 +187,16 @@ static bool zc_peer_has_zcomp(const ompi_proc_t *proc, int dst)
     }
     ZC_VERBOSE(1, "zcomp: peer %d (%s) %s: messages to it are sent raw", dst,
                OMPI_NAME_PRINT(&proc->super.proc_name),
-               OPAL_SUCCESS == rc ? "speaks another zcomp wire version" : "does not run zcomp");
+               OPAL_SUCCESS == rc ? "speaks another zcomp wire version"
+                                  : "did not publish that it runs zcomp");
     if (!warned) {
         warned = true;
         opal_show_help("help-pml-zcomp.txt", "peer-without-zcomp", true,
                        OMPI_NAME_PRINT(OMPI_PROC_MY_NAME), ompi_process_info.nodename,
                        OMPI_NAME_PRINT(&proc->super.proc_name),
                        NULL == proc->super.proc_hostname ? "unknown" : proc->super.proc_hostname,
-                       OPAL_SUCCESS == rc ? "runs another version of zcomp" : "does not run zcomp");
+                       OPAL_SUCCESS == rc ? "runs another version of zcomp"
+                                          : "did not publish that it runs zcomp");
     }
     return false;
 }
