@@ -9,14 +9,18 @@
 #
 #   contrib/mpich-tests.sh [-p PREFIX] DIR... [-- VAR=VALUE...]
 #
-# DIR is a directory of MPICH's test/mpi (comm, pt2pt, coll, io, rma, ...).
+# DIR is a directory of MPICH's test/mpi (comm, pt2pt, coll, io, rma, ...),
+# nested ones included (threads/pt2pt); a directory whose testlist names
+# directories (threads) runs each of them.  A directory that runs no test
+# is a failure, never a pass.
 # VAR=VALUE pairs after -- are exported for the run, e.g.
 #   contrib/mpich-tests.sh comm -- OMPI_MCA_comm_store=rbtree
 # MPICH_MAX_NP=N runs only the tests of at most N ranks (a quicker subset).
 # The test sources come from Debian's mpich source package (apt-get source,
 # cached under _build/mpich). Tests listed in test/mpich/<DIR>.expected-fail
 # fail on stock Open MPI 4.1.4 too (MPI-4.0 calls that 4.1 lacks); tests in
-# test/mpich/<DIR>.skip are not run (they only time out on 2 cores).  The
+# test/mpich/<DIR>.skip are not run (they only time out on 2 cores); for a
+# nested DIR these files are nested too (test/mpich/threads/pt2pt.skip).  The
 # script prints one line per test and "mpich DIR: N passed, N failed, N
 # expected failures", and exits non-zero if a test outside the expected list
 # fails or an expected failure passes (update the list then).
@@ -57,9 +61,29 @@ fi
 
 export OMPI_MCA_rmaps_base_oversubscribe=1 MPITEST_TIMEOUT=${MPITEST_TIMEOUT:-120}
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-status=0
+
+# A directory whose testlist lists subdirectories stands for them (in
+# MPICH's order); anything else is a directory of tests.
+expand() {
+    local d=$1 l any=0
+    while read -r l _; do
+        case $l in ''|'#'*) continue ;; esac
+        if [ -d "$src/$d/$l" ] && [ -f "$src/$d/$l/testlist" ]; then
+            expand "$d/$l"; any=1
+        fi
+    done <"$src/$d/testlist"
+    [ $any = 1 ] || echo "$d"
+}
+run_dirs=()
 for d in "${dirs[@]}"; do
-    [ -d "$src/$d" ] || { echo "mpich-tests: no directory $d in MPICH's tests" >&2; exit 2; }
+    d=${d%/}
+    [ -f "$src/$d/testlist" ] || { echo "mpich-tests: no directory $d with a testlist in MPICH's tests" >&2; exit 2; }
+    while read -r e; do run_dirs+=("$e"); done < <(expand "$d")
+done
+
+status=0
+for d in "${run_dirs[@]}"; do
+    flat=${d//\//-}
     expected=$TOP/test/mpich/$d.expected-fail skipf=$TOP/test/mpich/$d.skip
     # A testlist without the skipped tests (first word of a line is the test).
     # MPICH_MAX_NP=N also leaves out tests of more than N ranks (a quicker
@@ -68,12 +92,12 @@ for d in "${dirs[@]}"; do
         !($1 in s) && (maxnp == 0 || $2 !~ /^[0-9]+$/ || $2 + 0 <= maxnp)' "$src/$d/testlist" >"$src/$d/testlist.run"
     (cd "$src/$d" && make -k >build.log 2>&1 || true)
     rm -f "$src/$d/out.xml"
-    (cd "$src/$d" && ../runtests -srcdir=. -tests=testlist.run -mpiexec="$PREFIX/bin/mpirun" \
+    (cd "$src/$d" && "$src/runtests" -srcdir=. -tests=testlist.run -mpiexec="$PREFIX/bin/mpirun" \
         -xmlfile=out.xml >run.log 2>&1 || true)
-    [ -f "$src/$d/out.xml" ] || { echo "mpich-tests: $d produced no results ($src/$d/run.log)" >&2; exit 1; }
+    [ -f "$src/$d/out.xml" ] || { echo "mpich-tests: FAIL: $d produced no results ($src/$d/run.log)" >&2; exit 1; }
     # One line per test run: name and pass/fail.
     grep -o '<NAME>[^<]*</NAME>\|<STATUS>[^<]*</STATUS>' "$src/$d/out.xml" | paste - - |
-        sed 's/<[^>]*>//g' | sort -u >"$work/$d.results"
+        sed 's/<[^>]*>//g' | sort -u >"$work/$flat.results"
     pass=0 fail=0 xfail=0
     while read -r name st; do
         exp=0; grep -qx "$name" "$expected" 2>/dev/null && exp=1
@@ -81,7 +105,7 @@ for d in "${dirs[@]}"; do
             pass=$((pass + 1))
             # A test listed several times (other rank counts or arguments)
             # may pass in one run and fail, as expected, in another.
-            if [ $exp = 1 ] && ! grep -qx "$name[[:space:]]*fail" "$work/$d.results"; then
+            if [ $exp = 1 ] && ! grep -qx "$name[[:space:]]*fail" "$work/$flat.results"; then
                 echo "UNEXPECTED PASS $d/$name (remove it from $expected)"; status=1
             fi
         elif [ $exp = 1 ]; then
@@ -89,7 +113,12 @@ for d in "${dirs[@]}"; do
         else
             fail=$((fail + 1)); echo "FAIL $d/$name"; status=1
         fi
-    done <"$work/$d.results"
+    done <"$work/$flat.results"
+    if [ $((pass + fail + xfail)) -eq 0 ]; then
+        echo "FAIL: mpich $d ran NO TESTS: a run of nothing is not a pass (see $src/$d/run.log and build.log)"
+        status=1
+    fi
     echo "mpich $d: $pass passed, $fail failed, $xfail expected failures${MPICH_MAX_NP:+ (tests of at most $MPICH_MAX_NP ranks)} (details: $src/$d/out.xml)"
 done
+[ ${#run_dirs[@]} -gt 0 ] || { echo "FAIL: mpich-tests: no directory to run" >&2; status=1; }
 exit $status

@@ -66,9 +66,14 @@ typedef struct mca_pml_zcomp_globals_t {
     const opal_compress_codec_t *always_codec;
     const opal_compress_codec_t *cand[ZC_MAX_CANDIDATES];
     int ncand;
-    opal_mutex_t lock;
+    /* Guards the two lists and every request on them.  Recursive: while
+     * zcomp's progress holds it, ob1 may call back into zcomp in the same
+     * thread (a marked message queued out of order is matched when a chunk
+     * is delivered to self; a completed request's callback may send). */
+    opal_recursive_mutex_t lock;
     opal_list_t sends;   /* active compressed sends */
     opal_list_t recvs;   /* active compressed receives */
+    volatile int32_t nactive; /* items on both lists: progress's quick test */
     int32_t next_ptag;
     /* MPI_T pvars */
     unsigned long long pv_bytes_original;
@@ -94,7 +99,13 @@ typedef struct zc_decision_t {
     int cls;
     int bucket;
     bool measure;        /* try every candidate on this message (adaptive) */
+    size_t mark_room;    /* largest marked payload ob1 sends eagerly to the peer */
 } zc_decision_t;
+
+/* Bytes of the BTL's eager limit that ob1's own header may take (its
+ * largest, mca_pml_ob1_hdr_t, is 80 bytes on x86-64): ob1 sends a payload
+ * eagerly only while it fits the rest. */
+#define ZC_PML_HDR_RESERVE 128
 
 int mca_pml_zcomp_model_init(void);
 void mca_pml_zcomp_model_fini(void);
@@ -106,8 +117,6 @@ void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_cod
 /* Report a transfer to a peer: bytes on the wire, seconds the link was busy. */
 void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t bytes,
                                  double secs);
-/* Report a decompression: codec, bytes produced, seconds. */
-void mca_pml_zcomp_note_decompress(uint8_t codec, size_t raw, double secs);
 const char *mca_pml_zcomp_class_name(int cls);
 
 /* ---- send side (pml_zcomp_send.c) ---- */
@@ -130,6 +139,16 @@ int mca_pml_zcomp_recv_progress(void);
 
 int mca_pml_zcomp_progress(void);
 double mca_pml_zcomp_now(void);
+
+/* MPI_T counters: several threads may count at once (MPI_THREAD_MULTIPLE). */
+static inline void zc_count(unsigned long long *counter, unsigned long long n)
+{
+    if (opal_using_threads()) {
+        (void) __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+    } else {
+        *counter += n;
+    }
+}
 
 /* The level is tested here so that a quiet fast path makes no call.
  * p.verbose is the stream's verbosity (set once, at open). */

@@ -64,7 +64,7 @@ int mca_pml_zcomp_progress(void)
 {
     static volatile int32_t busy = 0;
     int n = 0;
-    if (opal_list_is_empty(&mca_pml_zcomp.sends) && opal_list_is_empty(&mca_pml_zcomp.recvs)) {
+    if (0 == __atomic_load_n(&mca_pml_zcomp.nactive, __ATOMIC_RELAXED)) {
         return 0;
     }
     if (0 != OPAL_THREAD_ADD_FETCH32(&busy, 1) - 1) {
@@ -302,7 +302,8 @@ static int zc_activate(void)
     static const char *snames[] = {"adaptive", "always", "never", "guided"};
     int rc;
 
-    OBJ_CONSTRUCT(&mca_pml_zcomp.lock, opal_mutex_t);
+    OBJ_CONSTRUCT(&mca_pml_zcomp.lock, opal_recursive_mutex_t);
+    mca_pml_zcomp.nactive = 0;
     OBJ_CONSTRUCT(&mca_pml_zcomp.sends, opal_list_t);
     OBJ_CONSTRUCT(&mca_pml_zcomp.recvs, opal_list_t);
     mca_pml_zcomp.next_ptag = 0;

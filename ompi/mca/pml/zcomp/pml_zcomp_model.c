@@ -66,14 +66,40 @@ typedef struct zc_class_t {
     double sample_cost; /* seconds the last sample took */
     bool measured;      /* sampled at least once */
     bool changed;       /* a chunk's ratio says the data changed */
+    bool sampling;      /* a thread is sampling this class now */
 } zc_class_t;
 
 typedef struct zc_peer_t {
     const ompi_proc_t *proc;
-    double bw;      /* bytes/s */
+    double bw;      /* bytes/s; read without the lock (zc_load_d) */
     int samples;
     bool zcomp;     /* it decodes marked messages of our wire version */
+    size_t mark_room; /* largest marked payload ob1 sends eagerly to it */
 } zc_peer_t;
+
+/*
+ * Threads (MPI_THREAD_MULTIPLE): zc_model_lock guards the class statistics,
+ * the peer table and the guide table.  Three values are read on the fast
+ * path without it, each a single aligned word written under it with atomic
+ * stores: zc_last_peer, a peer's bw and zc_fastest_codec.  Peer entries are
+ * complete before they are published and live until finalize.  A sample
+ * runs outside the lock, in buffers of its own, while the class's sampling
+ * flag keeps a second thread from sampling the same class.  Without
+ * MPI_THREAD_MULTIPLE, OPAL_THREAD_LOCK costs one test.
+ */
+static opal_mutex_t zc_model_lock;
+
+static inline double zc_load_d(const double *p)
+{
+    double v;
+    __atomic_load(p, &v, __ATOMIC_RELAXED);
+    return v;
+}
+
+static inline void zc_store_d(double *p, double v)
+{
+    __atomic_store(p, &v, __ATOMIC_RELAXED);
+}
 
 static zc_class_t zc_classes[ZC_NUM_CLASSES][ZC_NUM_SIZE_BUCKETS];
 static opal_hash_table_t zc_peers;
@@ -86,8 +112,6 @@ static zc_peer_t *zc_last_peer = NULL;
  * this (times min_gain) is sent raw without looking at the class.  It only
  * rises, so it stays a bound when a class slows down. */
 static double zc_fastest_codec = 0;
-static char *zc_sample_buf = NULL;
-static double zc_vd_global[256];
 
 /* guided strategy */
 typedef struct zc_guide_t {
@@ -175,7 +199,7 @@ static double zc_calibrated(uint64_t key);
  * could wait for ever. */
 static bool zc_peer_has_zcomp(const ompi_proc_t *proc, int dst)
 {
-    static bool warned = false;
+    static int32_t warned = 0;
     uint32_t v = 0, *pv = &v;
     int rc;
     if (proc == ompi_proc_local()) {
@@ -189,8 +213,7 @@ static bool zc_peer_has_zcomp(const ompi_proc_t *proc, int dst)
                OMPI_NAME_PRINT(&proc->super.proc_name),
                OPAL_SUCCESS == rc ? "speaks another zcomp wire version"
                                   : "did not publish that it runs zcomp");
-    if (!warned) {
-        warned = true;
+    if (0 == __atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED)) {
         opal_show_help("help-pml-zcomp.txt", "peer-without-zcomp", true,
                        OMPI_NAME_PRINT(OMPI_PROC_MY_NAME), ompi_process_info.nodename,
                        OMPI_NAME_PRINT(&proc->super.proc_name),
@@ -201,28 +224,44 @@ static bool zc_peer_has_zcomp(const ompi_proc_t *proc, int dst)
     return false;
 }
 
-static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
+/* The largest marked payload ob1 sends to proc in its first fragment, over
+ * every BTL it may pick for an eager send: the receive hook sees only that
+ * fragment (a rendezvous or RGET match brings part of the payload or none),
+ * so a marked message must fit it.  The self BTL's limit is 1 KB. */
+static size_t zc_mark_room(const ompi_proc_t *proc)
 {
-    const ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
-    zc_peer_t *p = zc_last_peer;
-    uint64_t key;
-    if (NULL == proc) {
-        return NULL;
+    mca_bml_base_endpoint_t *ep = mca_bml_base_get_endpoint((ompi_proc_t *) proc);
+    size_t i, n, room = SIZE_MAX;
+    if (NULL == ep) {
+        return 0;
     }
-    if (NULL != p && p->proc == proc) {
-        return p;
+    n = mca_bml_base_btl_array_get_size(&ep->btl_eager);
+    for (i = 0; i < n; i++) {
+        mca_bml_base_btl_t *bb = mca_bml_base_btl_array_get_index(&ep->btl_eager, i);
+        size_t lim = NULL == bb ? 0 : bb->btl->btl_eager_limit;
+        lim = lim > ZC_PML_HDR_RESERVE ? lim - ZC_PML_HDR_RESERVE : 0;
+        if (lim < room) {
+            room = lim;
+        }
     }
-    key = zc_peer_key(proc);
-    if (OPAL_SUCCESS == opal_hash_table_get_value_uint64(&zc_peers, key, (void **) &p)) {
-        zc_last_peer = p;
-        return p;
-    }
-    p = calloc(1, sizeof(*p));
+    return 0 == n ? 0 : room;
+}
+
+/* A new entry for proc, built without the lock (the modex look-up and a
+ * show_help may take time). */
+static zc_peer_t *zc_peer_new(const ompi_proc_t *proc, int dst, uint64_t key)
+{
+    zc_peer_t *p = calloc(1, sizeof(*p));
     if (NULL == p) {
         return NULL;
     }
     p->proc = proc;
     p->zcomp = zc_peer_has_zcomp(proc, dst);
+    p->mark_room = zc_mark_room(proc);
+    if (p->zcomp && p->mark_room < sizeof(zc_hdr_t)) {
+        ZC_VERBOSE(1, "zcomp: peer %d: the BTL's eager limit leaves %zu bytes for a marked "
+                   "message: messages to it are sent raw", dst, p->mark_room);
+    }
     p->bw = zc_calibrated(key);
     if (p->bw <= 0 && proc == ompi_proc_local()) {
         p->bw = 10e9; /* a message to oneself is a memory copy */
@@ -244,8 +283,39 @@ static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
         p->bw = 1.25e9;
     }
     ZC_VERBOSE(5, "zcomp: path to peer %d: starting from %.1f MB/s", dst, p->bw / 1e6);
-    opal_hash_table_set_value_uint64(&zc_peers, key, p);
-    zc_last_peer = p;
+    return p;
+}
+
+static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
+{
+    const ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
+    zc_peer_t *p = __atomic_load_n(&zc_last_peer, __ATOMIC_ACQUIRE), *q = NULL;
+    uint64_t key;
+    if (NULL == proc) {
+        return NULL;
+    }
+    if (NULL != p && p->proc == proc) {
+        return p;
+    }
+    key = zc_peer_key(proc);
+    OPAL_THREAD_LOCK(&zc_model_lock);
+    if (OPAL_SUCCESS != opal_hash_table_get_value_uint64(&zc_peers, key, (void **) &p)) {
+        OPAL_THREAD_UNLOCK(&zc_model_lock);
+        q = zc_peer_new(proc, dst, key);
+        if (NULL == q) {
+            return NULL;
+        }
+        OPAL_THREAD_LOCK(&zc_model_lock);
+        /* another thread may have added it meanwhile: keep the first */
+        if (OPAL_SUCCESS != opal_hash_table_get_value_uint64(&zc_peers, key, (void **) &p)) {
+            opal_hash_table_set_value_uint64(&zc_peers, key, q);
+            p = q;
+            q = NULL;
+        }
+    }
+    __atomic_store_n(&zc_last_peer, p, __ATOMIC_RELEASE);
+    OPAL_THREAD_UNLOCK(&zc_model_lock);
+    free(q);
     return p;
 }
 
@@ -266,11 +336,17 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
      * a few MB).  So only transfers of 4 MB or more count, and only to
      * raise the estimate: the path is at least this fast. */
     s = (double) bytes / (secs > 0 ? secs : -secs);
-    if (bytes < (4u << 20) || s <= p->bw) {
+    if (bytes < (4u << 20)) {
         return;
     }
-    p->bw = s;
+    OPAL_THREAD_LOCK(&zc_model_lock);
+    if (s <= p->bw) {
+        OPAL_THREAD_UNLOCK(&zc_model_lock);
+        return;
+    }
+    zc_store_d(&p->bw, s);
     p->samples++;
+    OPAL_THREAD_UNLOCK(&zc_model_lock);
     ZC_VERBOSE(10, "zcomp: path to peer %d: %s %.1f MB/s -> estimate %.1f MB/s", dst,
                secs > 0 ? "measured" : "at least", s / 1e6, p->bw / 1e6);
 }
@@ -412,7 +488,7 @@ static void zc_update(zc_cstat_t *s, double ratio, double vc, double vd)
     }
     s->n++;
     if (zc_stat_speed(s) > zc_fastest_codec) {
-        zc_fastest_codec = zc_stat_speed(s);
+        zc_store_d(&zc_fastest_codec, zc_stat_speed(s));
     }
 }
 
@@ -430,6 +506,7 @@ void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_cod
         return;
     }
     s = &zc_classes[d->cls][d->bucket].c[j];
+    OPAL_THREAD_LOCK(&zc_model_lock);
     {
         double r = (double) raw / (double) (out > 0 ? out : 1);
         if (s->n > 0 && (zc_ratio_shifted(r, s->ratio) || (r <= 1.02 && s->ratio > 1.1))) {
@@ -440,76 +517,71 @@ void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_cod
                        c->name, r, s->ratio, zc_class_names[d->cls], d->bucket);
             s->ratio = r;
             zc_classes[d->cls][d->bucket].changed = true;
-            return;
+        } else {
+            zc_update(s, r, secs > 0 ? raw / secs : 0, 0);
         }
-        zc_update(s, r, secs > 0 ? raw / secs : 0, 0);
     }
+    OPAL_THREAD_UNLOCK(&zc_model_lock);
 }
 
-void mca_pml_zcomp_note_decompress(uint8_t codec, size_t raw, double secs)
-{
-    if (secs > 0 && raw >= 4096) {
-        double v = raw / secs;
-        zc_vd_global[codec] = zc_vd_global[codec] > 0
-                                  ? (1 - ZC_ALPHA) * zc_vd_global[codec] + ZC_ALPHA * v
-                                  : v;
-    }
-}
+/* What one sample found, per candidate (ok: measured). */
+typedef struct zc_sample_t {
+    bool ok[ZC_MAX_CANDIDATES];
+    double r[ZC_MAX_CANDIDATES], vc[ZC_MAX_CANDIDATES], vd[ZC_MAX_CANDIDATES];
+    double cost; /* seconds the sample took */
+} zc_sample_t;
 
 /* Compress and decompress the first bytes of the message with every
- * candidate. */
+ * candidate.  Runs without the model lock, in buffers of its own, so that
+ * threads sampling other classes or deciding meanwhile do not wait. */
 static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, size_t bytes,
-                       zc_class_t *k, int cls)
+                       int cls, zc_sample_t *res)
 {
-    size_t n = bytes < ZC_SAMPLE ? bytes : ZC_SAMPLE;
+    size_t n = bytes < ZC_SAMPLE ? bytes : ZC_SAMPLE, zcap = 0;
     const char *sample;
-    static char *zbuf = NULL, *dbuf = NULL;
-    static size_t zcap = 0;
+    char *mem, *zbuf, *dbuf, *sbuf;
+    bool contig = opal_datatype_is_contiguous_memory_layout(&dtype->super, count);
     int j;
     double t_begin = mca_pml_zcomp_now();
 
-    if (opal_datatype_is_contiguous_memory_layout(&dtype->super, count)) {
+    memset(res, 0, sizeof(*res));
+    for (j = 0; j < mca_pml_zcomp.ncand; j++) {
+        size_t cap = mca_pml_zcomp.cand[j]->bound(ZC_SAMPLE);
+        if (zc_suits(j, cls) && cap > zcap) {
+            zcap = cap;
+        }
+    }
+    mem = malloc(zcap + ZC_SAMPLE + (contig ? 0 : ZC_SAMPLE));
+    if (NULL == mem) {
+        return;
+    }
+    zbuf = mem;
+    dbuf = mem + zcap;
+    sbuf = dbuf + ZC_SAMPLE;
+    if (contig) {
         sample = (const char *) buf + dtype->super.true_lb;
     } else {
         opal_convertor_t conv;
         struct iovec iov;
         uint32_t iovcnt = 1;
         size_t max = n;
-        if (NULL == zc_sample_buf) {
-            zc_sample_buf = malloc(ZC_SAMPLE);
-            if (NULL == zc_sample_buf) {
-                return;
-            }
-        }
         OBJ_CONSTRUCT(&conv, opal_convertor_t);
         opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &dtype->super, count,
                                                  buf, 0, &conv);
-        iov.iov_base = zc_sample_buf;
+        iov.iov_base = sbuf;
         iov.iov_len = n;
         opal_convertor_pack(&conv, &iov, &iovcnt, &max);
         opal_convertor_cleanup(&conv);
         OBJ_DESTRUCT(&conv);
-        sample = zc_sample_buf;
-    }
-    if (NULL == dbuf) {
-        dbuf = malloc(ZC_SAMPLE);
+        sample = sbuf;
     }
     for (j = 0; j < mca_pml_zcomp.ncand; j++) {
         const opal_compress_codec_t *c = mca_pml_zcomp.cand[j];
-        size_t cap = c->bound(ZC_SAMPLE);
         ssize_t out = 0;
         double t0, t1, t2, tc, td;
         int rep;
         if (!zc_suits(j, cls)) {
             continue;
-        }
-        if (cap > zcap) {
-            free(zbuf);
-            zbuf = malloc(cap);
-            zcap = NULL == zbuf ? 0 : cap;
-        }
-        if (NULL == zbuf || NULL == dbuf) {
-            return;
         }
         /* Each step twice, keeping the faster: a sample may replace all the
          * class knew, and one preemption of a few hundred us on a shared
@@ -519,7 +591,7 @@ static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, si
         tc = td = 1e30;
         for (rep = 0; rep < 2; rep++) {
             t0 = mca_pml_zcomp_now();
-            out = c->compress(sample, n, zbuf, cap);
+            out = c->compress(sample, n, zbuf, zcap);
             t1 = mca_pml_zcomp_now();
             if (out <= 0) {
                 break;
@@ -534,21 +606,35 @@ static void zc_measure(const void *buf, size_t count, ompi_datatype_t *dtype, si
         if (out <= 0) {
             continue;
         }
-        {
-            zc_cstat_t *s = &k->c[j];
-            double r = (double) n / (double) out;
-            /* a first sample, or one that finds other data, replaces what
-             * the class knew; a routine one is averaged in */
-            if (!k->measured || k->changed || zc_ratio_shifted(r, s->ratio)) {
-                s->n = 0;
-            }
-            zc_update(s, r, tc > 0 ? n / tc : 0, (size_t) out < n && td > 0 ? n / td : 0);
+        res->ok[j] = true;
+        res->r[j] = (double) n / (double) out;
+        res->vc[j] = tc > 0 ? n / tc : 0;
+        res->vd[j] = (size_t) out < n && td > 0 ? n / td : 0;
+    }
+    free(mem);
+    res->cost = mca_pml_zcomp_now() - t_begin;
+}
+
+/* Fold a sample into its class (under the model lock). */
+static void zc_sample_apply(zc_class_t *k, const zc_sample_t *res)
+{
+    int j;
+    for (j = 0; j < mca_pml_zcomp.ncand; j++) {
+        zc_cstat_t *s = &k->c[j];
+        if (!res->ok[j]) {
+            continue;
         }
+        /* a first sample, or one that finds other data, replaces what the
+         * class knew; a routine one is averaged in */
+        if (!k->measured || k->changed || zc_ratio_shifted(res->r[j], s->ratio)) {
+            s->n = 0;
+        }
+        zc_update(s, res->r[j], res->vc[j], res->vd[j]);
     }
     k->measured = true;
     k->changed = false;
-    k->sample_cost = mca_pml_zcomp_now() - t_begin;
-    k->credit -= k->sample_cost;
+    k->sample_cost = res->cost;
+    k->credit -= res->cost;
 }
 
 /* Predicted speedup of codec stats s for S bytes over bandwidth B. */
@@ -609,14 +695,17 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     d->measure = false;
     d->cls = 0;
     d->bucket = 0;
+    d->mark_room = 0;
     if (ZC_STRATEGY_NEVER == mca_pml_zcomp.p.strategy) {
         return;
     }
-    /* any strategy: compressed only to a peer that can decode it */
+    /* any strategy: compressed only to a peer that can decode it, over
+     * BTLs that send zcomp's header eagerly */
     peer = zc_peer(comm, dst);
-    if (NULL == peer || !peer->zcomp) {
+    if (NULL == peer || !peer->zcomp || peer->mark_room < sizeof(zc_hdr_t)) {
         return;
     }
+    d->mark_room = peer->mark_room;
     switch (mca_pml_zcomp.p.strategy) {
     case ZC_STRATEGY_ALWAYS:
         d->codec = mca_pml_zcomp.always_codec;
@@ -630,6 +719,7 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         return;
     }
     if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy && !zc_tracing) {
+        /* read-only while following a file: no lock */
         zc_guide_t *g = NULL;
         d->cls = zc_class_of(dtype);
         d->bucket = zc_bucket_of(bytes);
@@ -643,15 +733,17 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         /* not in the file: decide adaptively */
     }
     /* The fast path (shared memory): every message pays only this. */
-    B = mca_pml_zcomp.p.path_bandwidth > 0 ? mca_pml_zcomp.p.path_bandwidth * 1e6 : peer->bw;
-    if (zc_fastest_codec < B * mca_pml_zcomp.p.min_gain) {
+    B = mca_pml_zcomp.p.path_bandwidth > 0 ? mca_pml_zcomp.p.path_bandwidth * 1e6
+                                           : zc_load_d(&peer->bw);
+    if (zc_load_d(&zc_fastest_codec) < B * mca_pml_zcomp.p.min_gain) {
         ZC_VERBOSE(10, "zcomp: %zu B to %d: raw (path %.0f MB/s is faster than any codec, "
-                   "best %.0f MB/s)", bytes, dst, B / 1e6, zc_fastest_codec / 1e6);
+                   "best %.0f MB/s)", bytes, dst, B / 1e6, zc_load_d(&zc_fastest_codec) / 1e6);
         return;
     }
     d->cls = zc_class_of(dtype);
     d->bucket = zc_bucket_of(bytes);
     k = &zc_classes[d->cls][d->bucket];
+    OPAL_THREAD_LOCK(&zc_model_lock);
     /* cheap exit where no codec can win even with an infinite ratio */
     {
         double fastest = 0;
@@ -667,15 +759,23 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
             }
         }
         if (fastest < B * mca_pml_zcomp.p.min_gain) {
+            OPAL_THREAD_UNLOCK(&zc_model_lock);
             ZC_VERBOSE(10, "zcomp: %zu B %s to %d: raw (path %.0f MB/s is faster than any "
                        "codec, best %.0f MB/s)", bytes, zc_class_names[d->cls], dst, B / 1e6,
                        fastest / 1e6);
             return;
         }
     }
-    if (!k->measured || k->credit >= k->sample_cost
-        || (k->changed && k->credit >= -ZC_DEBT * k->sample_cost)) {
-        zc_measure(buf, count, dtype, bytes, k, d->cls);
+    if (!k->sampling
+        && (!k->measured || k->credit >= k->sample_cost
+            || (k->changed && k->credit >= -ZC_DEBT * k->sample_cost))) {
+        zc_sample_t res;
+        k->sampling = true;
+        OPAL_THREAD_UNLOCK(&zc_model_lock);
+        zc_measure(buf, count, dtype, bytes, d->cls, &res);
+        OPAL_THREAD_LOCK(&zc_model_lock);
+        zc_sample_apply(k, &res);
+        k->sampling = false;
         d->measure = true;
     }
     for (j = 0; j < mca_pml_zcomp.ncand; j++) {
@@ -722,6 +822,7 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
                    NULL == d->codec ? "raw" : d->codec->name, d->measure ? " (measured)" : "",
                    why);
     }
+    OPAL_THREAD_UNLOCK(&zc_model_lock);
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -849,7 +950,7 @@ int mca_pml_zcomp_model_init(void)
     char *list, *tok, *save = NULL;
     int i;
     memset(zc_classes, 0, sizeof(zc_classes));
-    memset(zc_vd_global, 0, sizeof(zc_vd_global));
+    OBJ_CONSTRUCT(&zc_model_lock, opal_mutex_t);
     OBJ_CONSTRUCT(&zc_peers, opal_hash_table_t);
     opal_hash_table_init(&zc_peers, 64);
     zc_peers_ready = true;
@@ -898,12 +999,11 @@ void mca_pml_zcomp_model_fini(void)
                      == opal_hash_table_get_next_key_uint64(&zc_peers, &key, &value, node, &node));
         }
         OBJ_DESTRUCT(&zc_peers);
+        OBJ_DESTRUCT(&zc_model_lock);
         zc_peers_ready = false;
         zc_last_peer = NULL;
     }
     free(zc_cal);
     zc_cal = NULL;
     zc_ncal = 0;
-    free(zc_sample_buf);
-    zc_sample_buf = NULL;
 }

@@ -134,6 +134,7 @@ void mca_pml_zcomp_recv_hook(struct ompi_request_t *req, const struct iovec *iov
         total += iov[i].iov_len;
     }
     st->hdr_ok = false;
+    memset(&st->hdr, 0, sizeof(st->hdr));
     if (total >= sizeof(zc_hdr_t) && sizeof(zc_hdr_t) == zc_gather(iov, iovcnt, 0, &st->hdr,
                                                                    sizeof(zc_hdr_t))) {
         zc_hdr_t *h = &st->hdr;
@@ -171,15 +172,19 @@ void mca_pml_zcomp_recv_hook(struct ompi_request_t *req, const struct iovec *iov
     }
     OPAL_THREAD_LOCK(&mca_pml_zcomp.lock);
     opal_list_append(&mca_pml_zcomp.recvs, &st->super);
+    OPAL_THREAD_ADD_FETCH32(&mca_pml_zcomp.nactive, 1);
     OPAL_THREAD_UNLOCK(&mca_pml_zcomp.lock);
     opal_progress_event_users_increment(); /* see zc_sreq_launch */
 }
 
-/* The wrapped PML completed the header message: keep the request pending. */
+/* The wrapped PML completed the header message: keep the request pending.
+ * It may run in another thread than zcomp's progress: the release store
+ * orders ob1's copy of the header into the user's buffer before the chunks
+ * that zcomp's progress decodes there (acquire in zc_rstate_advance). */
 static int zc_recv_complete_cb(ompi_request_t *req)
 {
     zc_rstate_t *st = (zc_rstate_t *) req->req_complete_cb_data;
-    st->ready = true;
+    __atomic_store_n(&st->ready, true, __ATOMIC_RELEASE);
     return 1;
 }
 
@@ -232,7 +237,6 @@ static void zc_chunk(zc_rstate_t *st, uint32_t k, const char *msg, size_t len)
                                                                 : st->hdr.chunk_size;
     const opal_compress_codec_t *c = NULL;
     uint64_t sum;
-    double t0;
 
     if (MPI_SUCCESS != st->error) {
         return; /* draining */
@@ -266,7 +270,6 @@ static void zc_chunk(zc_rstate_t *st, uint32_t k, const char *msg, size_t len)
         zc_set_error(st, "a chunk uses a codec this process does not have");
         return;
     }
-    t0 = mca_pml_zcomp_now();
     if (st->contig && off + expect <= st->capacity) {
         /* straight into the user's buffer: the codec never writes past cap */
         if ((ssize_t) expect != c->decompress(data, (size_t) h.clen, st->base + off, expect,
@@ -288,7 +291,6 @@ static void zc_chunk(zc_rstate_t *st, uint32_t k, const char *msg, size_t len)
         }
         zc_deliver(st, off, st->dbuf, expect);
     }
-    mca_pml_zcomp_note_decompress(h.codec, expect, mca_pml_zcomp_now() - t0);
 }
 
 static void zc_rstate_destroy(zc_rstate_t *st)
@@ -312,9 +314,9 @@ static void zc_rstate_destroy(zc_rstate_t *st)
 static void zc_rstate_finish(zc_rstate_t *st)
 {
     ompi_request_t *req = st->req;
-    mca_pml_zcomp.pv_recv_compressed++;
+    zc_count(&mca_pml_zcomp.pv_recv_compressed, 1);
     if (MPI_SUCCESS != st->error) {
-        mca_pml_zcomp.pv_recv_errors++;
+        zc_count(&mca_pml_zcomp.pv_recv_errors, 1);
         opal_show_help("help-pml-zcomp.txt", "corrupt-message", true,
                        OMPI_PROC_MY_NAME->vpid, st->src, st->tag, st->comm->c_name,
                        (unsigned long long) st->hdr.orig_len, st->why);
@@ -416,7 +418,7 @@ static bool zc_rstate_start(zc_rstate_t *st)
 /* Advance one receive; true when it is finished. */
 static bool zc_rstate_advance(zc_rstate_t *st, int *events)
 {
-    if (!st->ready) {
+    if (!__atomic_load_n(&st->ready, __ATOMIC_ACQUIRE)) {
         return false;
     }
     if (!st->started) {
@@ -463,6 +465,7 @@ int mca_pml_zcomp_recv_progress(void)
     OPAL_LIST_FOREACH_SAFE(st, next, &mca_pml_zcomp.recvs, zc_rstate_t) {
         if (zc_rstate_advance(st, &events)) {
             opal_list_remove_item(&mca_pml_zcomp.recvs, &st->super);
+            OPAL_THREAD_ADD_FETCH32(&mca_pml_zcomp.nactive, -1);
             opal_progress_event_users_decrement();
             zc_rstate_finish(st);
         }

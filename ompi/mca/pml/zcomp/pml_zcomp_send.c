@@ -142,10 +142,16 @@ static void zc_sreq_destroy(zc_sreq_t *r)
 static int zc_sreq_free(ompi_request_t **request)
 {
     zc_sreq_t *r = (zc_sreq_t *) *request;
-    if (r->linked) {
+    bool linked;
+    /* under the lock: progress in another thread may be finishing it */
+    OPAL_THREAD_LOCK(&mca_pml_zcomp.lock);
+    linked = r->linked;
+    if (linked) {
         /* still sending: finish in the background, then release */
         r->freed = true;
-    } else {
+    }
+    OPAL_THREAD_UNLOCK(&mca_pml_zcomp.lock);
+    if (!linked) {
         zc_sreq_destroy(r);
     }
     *request = MPI_REQUEST_NULL;
@@ -229,8 +235,8 @@ static ssize_t zc_build_chunk(zc_sreq_t *r, uint32_t k, char *buf, size_t cap)
         h.codec = c->id;
         h.clen = (uint64_t) out;
         if (c->id <= OPAL_COMPRESS_ID_RICE) {
-            mca_pml_zcomp.pv_codec_in[c->id] += rawlen;
-            mca_pml_zcomp.pv_codec_out[c->id] += (unsigned long long) out;
+            zc_count(&mca_pml_zcomp.pv_codec_in[c->id], rawlen);
+            zc_count(&mca_pml_zcomp.pv_codec_out[c->id], (unsigned long long) out);
         }
     } else {
         /* the codec did not shrink it: store it raw */
@@ -241,7 +247,8 @@ static ssize_t zc_build_chunk(zc_sreq_t *r, uint32_t k, char *buf, size_t cap)
     h.csum = zc_chunk_sum(&h, data);
     memcpy(buf, &h, sizeof(h));
     if (mca_pml_zcomp.p.corrupt_every > 0 && h.clen > 0
-        && 0 == (++mca_pml_zcomp.corrupt_count % (unsigned) mca_pml_zcomp.p.corrupt_every)) {
+        && 0 == (__atomic_add_fetch(&mca_pml_zcomp.corrupt_count, 1, __ATOMIC_RELAXED)
+                 % (unsigned) mca_pml_zcomp.p.corrupt_every)) {
         data[h.clen / 2] ^= 0x5a; /* testing only */
     }
     return (ssize_t) (sizeof(h) + h.clen);
@@ -288,8 +295,8 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
     if (NULL == dec->codec) {
         rc = mca_pml_zcomp_wrapped.pml_isend(r->buf, r->count, r->dtype, r->dst, r->tag, r->mode,
                                              r->comm, &r->raw);
-        mca_pml_zcomp.pv_msgs_raw++;
-        mca_pml_zcomp.pv_bytes_raw += r->orig;
+        zc_count(&mca_pml_zcomp.pv_msgs_raw, 1);
+        zc_count(&mca_pml_zcomp.pv_bytes_raw, r->orig);
         return rc;
     }
 
@@ -345,7 +352,10 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
         return (int) w0;
     }
     r->slots[0].wire = (size_t) w0;
-    single = 1 == r->nchunks && (size_t) w0 <= mca_pml_zcomp.p.inline_max;
+    /* inline only where ob1 sends it eagerly: the receive hook sees the
+     * first fragment alone (the self BTL's 1 KB limit is below inline_max) */
+    single = 1 == r->nchunks && (size_t) w0 <= mca_pml_zcomp.p.inline_max
+             && sizeof(h) + (size_t) w0 <= r->dec.mark_room;
 
     memset(&h, 0, sizeof(h));
     h.orig_len = r->orig;
@@ -374,10 +384,10 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
         return rc;
     }
     r->wire_total = sizeof(h);
-    mca_pml_zcomp.pv_msgs_compressed++;
-    mca_pml_zcomp.pv_bytes_original += r->orig;
+    zc_count(&mca_pml_zcomp.pv_msgs_compressed, 1);
+    zc_count(&mca_pml_zcomp.pv_bytes_original, r->orig);
     if (r->dec.codec->id <= OPAL_COMPRESS_ID_RICE) {
-        mca_pml_zcomp.pv_codec_msgs[r->dec.codec->id]++;
+        zc_count(&mca_pml_zcomp.pv_codec_msgs[r->dec.codec->id], 1);
     }
     if (single) {
         r->wire_total += (size_t) w0;
@@ -395,7 +405,7 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
 
 static void zc_sreq_finish(zc_sreq_t *r)
 {
-    mca_pml_zcomp.pv_bytes_sent += NULL != r->dec.codec ? r->wire_total : 0;
+    zc_count(&mca_pml_zcomp.pv_bytes_sent, NULL != r->dec.codec ? r->wire_total : 0);
     if (NULL != r->dec.codec) {
         ZC_VERBOSE(20, "zcomp: sent %zu B to %d tag %d as %zu B (%s, %u chunks) in %.3f ms",
                    r->orig, r->dst, r->tag, r->wire_total, r->dec.codec->name, r->nchunks,
@@ -499,6 +509,7 @@ int mca_pml_zcomp_send_progress(void)
     OPAL_LIST_FOREACH_SAFE(r, next, &mca_pml_zcomp.sends, zc_sreq_t) {
         if (zc_sreq_advance(r, &events)) {
             opal_list_remove_item(&mca_pml_zcomp.sends, &r->super.super.super);
+            OPAL_THREAD_ADD_FETCH32(&mca_pml_zcomp.nactive, -1);
             r->linked = false;
             opal_progress_event_users_decrement();
             zc_sreq_finish(r);
@@ -521,6 +532,7 @@ static int zc_sreq_launch(zc_sreq_t *r, const zc_decision_t *dec)
     }
     OPAL_THREAD_LOCK(&mca_pml_zcomp.lock);
     opal_list_append(&mca_pml_zcomp.sends, &r->super.super.super);
+    OPAL_THREAD_ADD_FETCH32(&mca_pml_zcomp.nactive, 1);
     r->linked = true;
     OPAL_THREAD_UNLOCK(&mca_pml_zcomp.lock);
     /* our progress callback compresses between network progress calls:
@@ -566,8 +578,8 @@ int mca_pml_zcomp_isend(const void *buf, size_t count, ompi_datatype_t *datatype
                                        request);
         }
     }
-    mca_pml_zcomp.pv_msgs_raw++;
-    mca_pml_zcomp.pv_bytes_raw += bytes;
+    zc_count(&mca_pml_zcomp.pv_msgs_raw, 1);
+    zc_count(&mca_pml_zcomp.pv_bytes_raw, bytes);
     return mca_pml_zcomp_wrapped.pml_isend(buf, count, datatype, dst, tag, mode, comm, request);
 }
 
@@ -595,15 +607,15 @@ int mca_pml_zcomp_send(const void *buf, size_t count, ompi_datatype_t *datatype,
         }
         if (bytes >= (1u << 20)) {
             double t0 = mca_pml_zcomp_now();
-            mca_pml_zcomp.pv_msgs_raw++;
-            mca_pml_zcomp.pv_bytes_raw += bytes;
+            zc_count(&mca_pml_zcomp.pv_msgs_raw, 1);
+            zc_count(&mca_pml_zcomp.pv_bytes_raw, bytes);
             rc = mca_pml_zcomp_wrapped.pml_send(buf, count, datatype, dst, tag, mode, comm);
             mca_pml_zcomp_note_transfer(comm, dst, bytes, mca_pml_zcomp_now() - t0);
             return rc;
         }
     }
-    mca_pml_zcomp.pv_msgs_raw++;
-    mca_pml_zcomp.pv_bytes_raw += bytes;
+    zc_count(&mca_pml_zcomp.pv_msgs_raw, 1);
+    zc_count(&mca_pml_zcomp.pv_bytes_raw, bytes);
     return mca_pml_zcomp_wrapped.pml_send(buf, count, datatype, dst, tag, mode, comm);
 }
 
