@@ -348,7 +348,7 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
     p->samples++;
     OPAL_THREAD_UNLOCK(&zc_model_lock);
     ZC_VERBOSE(10, "zcomp: path to peer %d: %s %.1f MB/s -> estimate %.1f MB/s", dst,
-               secs > 0 ? "measured" : "at least", s / 1e6, p->bw / 1e6);
+               secs > 0 ? "measured" : "at least", s / 1e6, s / 1e6);
 }
 
 /* Calibration file (written by contrib/zcomp_calibrate.c): lines
