@@ -68,6 +68,16 @@ assert_no_grep() {
     ! grep -Eq -- "$1" "$2" || { grep -E -- "$1" "$2" | head; fail "${3:-unexpected /$1/ in $2}"; }
 }
 
+# mpich_clean NAME DIR... -- VAR=VALUE...: run MPICH test directories with
+# contrib/mpich-tests.sh (output in NAME.txt); every directory must run
+# tests and lose none (expected failures and skips as on stock).
+mpich_clean() {
+    local name=$1; shift
+    "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" "$@" | tee "$name.txt" \
+        || { tail -20 "$name.txt"; fail "$name: MPICH lost a test (or ran none)"; }
+    assert_no_grep '^FAIL|UNEXPECTED|NO TESTS' "$name.txt" "$name: MPICH lost a test"
+}
+
 # The verified Open MPI tarball the build used (for the build tests).
 base_tarball() {
     local t=${OMPI_TARBALL:-}
