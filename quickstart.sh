@@ -117,6 +117,18 @@ do_build() {
         t1=$(stamp); say "configured ($((t1 - t0)) s)"
     fi
 
+    # A new framework or MPI extension regenerates frameworks.h and the
+    # extensions' static-components.h, which make's dependency files do not
+    # name: rebuild what includes them (ompi_info's list, MPI_Init's hooks).
+    local p
+    for p in opal orte ompi; do
+        if [ "$SRC/$p/include/$p/frameworks.h" -nt "$OBJ/$p/runtime/${p}_info_support.lo" ]; then
+            rm -f "$OBJ/$p/runtime/${p}_info_support.lo"
+        fi
+    done
+    if [ "$OBJ/ompi/mpiext/static-components.h" -nt "$OBJ/ompi/mpiext/mpiext.lo" ]; then
+        rm -f "$OBJ/ompi/mpiext/mpiext.lo"
+    fi
     say "building and installing into $PREFIX with $JOBS jobs (log: $LOGS/make.log)"
     t0=$(stamp)
     if ! make -C "$OBJ" -j"$JOBS" install >"$LOGS/make.log" 2>&1; then

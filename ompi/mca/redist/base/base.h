@@ -1,0 +1,134 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * The redist base: framework, redistributor life cycle (used by the madre
+ * MPI extension) and the moves components are built from.
+ */
+#ifndef OMPI_MCA_REDIST_BASE_H
+#define OMPI_MCA_REDIST_BASE_H
+
+#include "ompi_config.h"
+
+#include "ompi/mca/redist/redist.h"
+#include "opal/util/info.h"
+
+#include <string.h>
+
+BEGIN_C_DECLS
+
+OMPI_DECLSPEC extern mca_base_framework_t ompi_redist_base_framework;
+
+/* Opened by the extension's MPI_Init hook, closed by its finalize hook. */
+int ompi_redist_base_init(void);
+int ompi_redist_base_fini(void);
+
+/* The life cycle behind MPIX_Redist_*.  Return an MPI error class (or
+ * MPI_SUCCESS), the same on every process of comm; on error every buffer
+ * is as it was. */
+int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
+                       const int dest_rank[], const int dest_slot[], opal_info_t *info,
+                       ompi_communicator_t *comm, ompi_redist_t **rdp);
+int ompi_redist_execute(ompi_redist_t *rd);
+void ompi_redist_free(ompi_redist_t *rd);
+
+/* MCA variables of the base. */
+extern unsigned long ompi_redist_base_max_extra_bytes;
+extern int ompi_redist_base_request_limit;
+extern const mca_redist_base_component_t *ompi_redist_base_default;
+const mca_redist_base_component_t *ompi_redist_base_find(const char *name);
+
+/* MPI_T statistics (ompi_redist_base_count adds atomically). */
+enum {
+    REDIST_STAT_BLOCKS, REDIST_STAT_BYTES, REDIST_STAT_ROUNDS, REDIST_STAT_PARKED,
+    REDIST_STAT_CYCLES, REDIST_STAT_N
+};
+extern unsigned long long ompi_redist_base_stats[REDIST_STAT_N];
+static inline void ompi_redist_base_count(int which, unsigned long long n)
+{
+    (void) __atomic_fetch_add(&ompi_redist_base_stats[which], n, __ATOMIC_RELAXED);
+}
+void ompi_redist_base_note_peak(size_t bytes);
+void ompi_redist_base_note_schedule_time(double seconds);
+
+/* --- for components --- */
+
+/* Allocate n bytes that live as long as rd, counted against
+ * redist_base_max_extra_bytes; NULL when over it or out of memory (the
+ * schedule then returns OMPI_ERR_OUT_OF_RESOURCE on every process). */
+void *ompi_redist_base_alloc(ompi_redist_t *rd, size_t n);
+/* The largest error of all processes (every process returns the same). */
+int ompi_redist_base_agree(ompi_redist_t *rd, int rc);
+
+/* Rank-level moves (global-order schedules; see redist.h).  send: the next
+ * n blocks of the out list for q, after q says it has posted receives
+ * (so no block waits unexpected at q); recv: n blocks from p into free
+ * slots (a block's own target slot when free); cycle: n blocks to next
+ * while n come from prev into the slots they leave (zero free slots). */
+int ompi_redist_base_send(ompi_redist_t *rd, int q, int n);
+int ompi_redist_base_recv(ompi_redist_t *rd, int p, int n);
+int ompi_redist_base_cycle(ompi_redist_t *rd, int next, int prev, int n);
+/* Put every block this process holds in its target slot (in place). */
+void ompi_redist_base_settle(ompi_redist_t *rd);
+/* Reset the execution state to the map's start (every execute). */
+void ompi_redist_base_begin(ompi_redist_t *rd);
+/* Slot s's address; copy one block's bytes (its span) between slots or
+ * the stage (rd->stage - rd->span_lb is the stage as a block address). */
+static inline char *ompi_redist_base_slot(const ompi_redist_t *rd, int s)
+{
+    return rd->buf + (ptrdiff_t) s * rd->stride;
+}
+static inline void ompi_redist_base_copy(const ompi_redist_t *rd, char *dst, const char *src)
+{
+    memcpy(dst + rd->span_lb, src + rd->span_lb, rd->span);
+}
+/* Free slots: put s in the set; take a slot for a block whose target
+ * here is t (t itself when free, else any). */
+static inline void ompi_redist_base_put_free(ompi_redist_t *rd, int s)
+{
+    rd->free_at[s] = rd->nfree;
+    rd->free_list[rd->nfree++] = s;
+}
+static inline int ompi_redist_base_take_free(ompi_redist_t *rd, int t)
+{
+    int s = rd->free_at[t] >= 0 ? t : rd->free_list[rd->nfree - 1];
+    int last = rd->free_list[--rd->nfree], at = rd->free_at[s];
+    rd->free_list[at] = last;
+    rd->free_at[last] = at;
+    rd->free_at[s] = -1;
+    return s;
+}
+/* Blocks this process still has to send to q / receive from p. */
+static inline int ompi_redist_base_out_left(const ompi_redist_t *rd, int q)
+{
+    return rd->out_off[q + 1] - rd->out_off[q] - rd->out_next[q];
+}
+static inline int ompi_redist_base_in_left(const ompi_redist_t *rd, int p)
+{
+    return rd->in_off[p + 1] - rd->in_off[p] - rd->in_next[p];
+}
+
+/* Plans made on a root: every process contributes mine[0..nmine); rank
+ * 0's plan sees them all (process p's at all[off[p] .. off[p+1])) and
+ * emits int records for processes; each process gets its own records,
+ * in the order they were emitted, as rd->sched (a redist_int_list_t,
+ * allocated with ompi_redist_base_alloc: the component's release frees
+ * it).  plan returns OMPI_SUCCESS or OMPI_ERR_NOT_SUPPORTED (this
+ * component cannot complete the map). */
+typedef struct redist_plan_out_t redist_plan_out_t;
+typedef int (*redist_plan_fn_t)(int nprocs, const int *all, const int *off,
+                                redist_plan_out_t *out);
+void ompi_redist_base_plan_emit(redist_plan_out_t *out, int rank, const int *v, int k);
+int ompi_redist_base_root_plan(ompi_redist_t *rd, const int *mine, int nmine,
+                               redist_plan_fn_t plan);
+typedef struct redist_int_list_t {
+    int n;
+    int v[];
+} redist_int_list_t;
+/* Execute the action list (4 ints per redist_action_t) in rd->sched, then
+ * settle. */
+int ompi_redist_base_run_actions(ompi_redist_t *rd);
+
+END_C_DECLS
+
+#endif

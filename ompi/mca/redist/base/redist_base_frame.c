@@ -1,0 +1,162 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * The redist framework: every component open, one the default (the
+ * highest priority, or the one --mca redist <name> names), MCA variables
+ * and MPI_T statistics of the base.
+ */
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "opal/mca/base/base.h"
+#include "opal/mca/base/mca_base_pvar.h"
+#include "opal/util/output.h"
+#include "opal/util/show_help.h"
+#include "ompi/constants.h"
+#include "ompi/mca/redist/base/base.h"
+
+#include "ompi/mca/redist/base/static-components.h"
+
+unsigned long ompi_redist_base_max_extra_bytes = 0;
+int ompi_redist_base_request_limit = 64;
+const mca_redist_base_component_t *ompi_redist_base_default = NULL;
+
+unsigned long long ompi_redist_base_stats[REDIST_STAT_N];
+static unsigned long long peak_extra_bytes;
+static double schedule_time;
+
+static int redist_base_register(mca_base_register_flag_t flags);
+
+MCA_BASE_FRAMEWORK_DECLARE(ompi, redist, "Memory-aware data redistribution (MPIX_Redist_*)",
+                           redist_base_register, NULL, NULL,
+                           mca_redist_base_static_components, 0);
+
+static void register_pvar(const char *name, const char *desc, int var_class,
+                          mca_base_var_type_t type, void *ctx)
+{
+    (void) mca_base_pvar_register("ompi", "redist", "base", name, desc, OPAL_INFO_LVL_4,
+                                  var_class, type, NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+                                  MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                  NULL, NULL, NULL, ctx);
+}
+
+static int redist_base_register(mca_base_register_flag_t flags)
+{
+    (void) flags;
+    (void) mca_base_var_register("ompi", "redist", "base", "max_extra_bytes",
+                                 "Most bytes one redistributor may allocate on a process "
+                                 "(metadata, schedule, staging block; 0: no limit). "
+                                 "MPIX_Redist_create fails with MPI_ERR_NO_MEM on every "
+                                 "process when the chosen component needs more",
+                                 MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &ompi_redist_base_max_extra_bytes);
+    (void) mca_base_var_register("ompi", "redist", "base", "request_limit",
+                                 "Most point-to-point requests a process has in flight in one "
+                                 "step of a redistribution (at least 1); also bounds the "
+                                 "blocks a receiver announces at a time, so that no block "
+                                 "waits as an unexpected message",
+                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &ompi_redist_base_request_limit);
+
+    register_pvar("blocks_moved", "Blocks this process sent to another process "
+                  "(a parked block counts each time it is sent)",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &ompi_redist_base_stats[REDIST_STAT_BLOCKS]);
+    register_pvar("bytes_moved", "Bytes of block data this process sent to another process",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &ompi_redist_base_stats[REDIST_STAT_BYTES]);
+    register_pvar("rounds", "Communication steps (schedule actions or unit rounds) this "
+                  "process executed",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &ompi_redist_base_stats[REDIST_STAT_ROUNDS]);
+    register_pvar("parked_blocks", "Blocks this process received only to pass them on (park)",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &ompi_redist_base_stats[REDIST_STAT_PARKED]);
+    register_pvar("cycles_broken", "Cycles of full processes this process took part in "
+                  "moving (cycle steps of the schedule)",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &ompi_redist_base_stats[REDIST_STAT_CYCLES]);
+    register_pvar("peak_extra_bytes", "Most bytes one redistributor allocated on this "
+                  "process (metadata, schedule, staging block)",
+                  MCA_BASE_PVAR_CLASS_HIGHWATERMARK, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &peak_extra_bytes);
+    register_pvar("schedule_time", "Seconds this process spent in MPIX_Redist_create "
+                  "validating and scheduling",
+                  MCA_BASE_PVAR_CLASS_TIMER, MCA_BASE_VAR_TYPE_DOUBLE, &schedule_time);
+    return OMPI_SUCCESS;
+}
+
+void ompi_redist_base_note_peak(size_t bytes)
+{
+    unsigned long long old = __atomic_load_n(&peak_extra_bytes, __ATOMIC_RELAXED);
+    while (bytes > old && !__atomic_compare_exchange_n(&peak_extra_bytes, &old,
+                                                        (unsigned long long) bytes, false,
+                                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+}
+
+void ompi_redist_base_note_schedule_time(double seconds)
+{
+    /* create is collective per communicator; concurrent creates on
+     * different communicators only blur this sum. */
+    schedule_time += seconds;
+}
+
+/* The component named name among the open ones (NULL: none). */
+const mca_redist_base_component_t *ompi_redist_base_find(const char *name)
+{
+    mca_base_component_list_item_t *cli;
+    OPAL_LIST_FOREACH (cli, &ompi_redist_base_framework.framework_components,
+                       mca_base_component_list_item_t) {
+        if (0 == strcmp(cli->cli_component->mca_component_name, name)) {
+            return (const mca_redist_base_component_t *) cli->cli_component;
+        }
+    }
+    return NULL;
+}
+
+int ompi_redist_base_init(void)
+{
+    mca_base_component_list_item_t *cli;
+    int best = -1, rc;
+
+    rc = mca_base_framework_open(&ompi_redist_base_framework, 0);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    if (ompi_redist_base_request_limit < 1) {
+        opal_show_help("help-redist-base.txt", "bad-request-limit", true,
+                       ompi_redist_base_request_limit);
+        mca_base_framework_close(&ompi_redist_base_framework);
+        return OMPI_ERR_BAD_PARAM;
+    }
+    /* Not mca_base_select: it closes the components it does not pick, and
+     * the info key may ask for any open one.  No default (--mca redist
+     * names no built component) is not fatal to MPI_Init:
+     * MPIX_Redist_create reports it to the program. */
+    OPAL_LIST_FOREACH (cli, &ompi_redist_base_framework.framework_components,
+                       mca_base_component_list_item_t) {
+        mca_base_module_t *module = NULL;
+        int priority = -1;
+        if (NULL != cli->cli_component->mca_query_component
+            && OPAL_SUCCESS == cli->cli_component->mca_query_component(&module, &priority)
+            && priority > best) {
+            best = priority;
+            ompi_redist_base_default = (const mca_redist_base_component_t *) cli->cli_component;
+        }
+    }
+    if (NULL != ompi_redist_base_default) {
+        opal_output_verbose(10, ompi_redist_base_framework.framework_output,
+                            "redist: default component %s (priority %d)",
+                            ompi_redist_base_default->base_version.mca_component_name, best);
+    }
+    return OMPI_SUCCESS;
+}
+
+int ompi_redist_base_fini(void)
+{
+    ompi_redist_base_default = NULL;
+    return mca_base_framework_close(&ompi_redist_base_framework);
+}

@@ -1,0 +1,105 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * The cyclic scheduler's search (see redist_actions.h).  Plain C, no Open
+ * MPI header: test/unit/redist-dfs.sh checks it against a simulator.
+ */
+#include <stdlib.h>
+
+#include "ompi/mca/redist/redist_actions.h"
+
+/* p's first out edge with blocks left, or -1 */
+static int next_edge(int p, int *cur, const int *edge_off, const int *edge_w)
+{
+    while (cur[p] < edge_off[p + 1] && 0 == edge_w[cur[p]]) {
+        cur[p]++;
+    }
+    return cur[p] < edge_off[p + 1] ? cur[p] : -1;
+}
+
+int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
+                      redist_act_emit_fn_t emit, void *ctx)
+{
+    int *cur = malloc(sizeof(int) * (n + 1)), *stack = malloc(sizeof(int) * (n + 1));
+    int *pos = malloc(sizeof(int) * (n + 1));
+    int start, sp, u, v, e, i, x, rc = 0;
+    redist_action_t a;
+
+    if (NULL == cur || NULL == stack || NULL == pos) {
+        free(cur);
+        free(stack);
+        free(pos);
+        return -2;
+    }
+    for (i = 0; i < n; i++) {
+        cur[i] = edge_off[i];
+        pos[i] = -1;
+    }
+    for (start = 0; start < n && 0 == rc; start++) {
+        while (0 == rc && next_edge(start, cur, edge_off, edge_w) >= 0) {
+            sp = 0;
+            stack[sp++] = start;
+            pos[start] = 0;
+            while (sp > 0) {
+                u = stack[sp - 1];
+                if ((e = next_edge(u, cur, edge_off, edge_w)) < 0) {
+                    pos[u] = -1;
+                    sp--;
+                    continue;
+                }
+                v = edge_to[e];
+                if (room[v] > 0) {
+                    /* v has room: move what fits ("maximum" in the seed's
+                     * prose; the smaller of room and weight is meant) */
+                    x = room[v] < edge_w[e] ? room[v] : edge_w[e];
+                    a.op = REDIST_ACT_SEND, a.peer = v, a.peer2 = -1, a.n = x;
+                    emit(ctx, u, &a);
+                    a.op = REDIST_ACT_RECV, a.peer = u;
+                    emit(ctx, v, &a);
+                    edge_w[e] -= x;
+                    room[v] -= x;
+                    room[u] += x;
+                    if (sp > 1) {   /* u has room now: its predecessor sends to it */
+                        pos[u] = -1;
+                        sp--;
+                    }
+                } else if (pos[v] >= 0) {
+                    /* a cycle of full processes stack[pos[v]] .. u -> v */
+                    x = edge_w[e];
+                    for (i = pos[v]; i < sp; i++) {
+                        int w = edge_w[cur[stack[i]]];
+                        x = w < x ? w : x;
+                    }
+                    for (i = pos[v]; i < sp; i++) {
+                        a.op = REDIST_ACT_CYCLE;
+                        a.peer = i + 1 < sp ? stack[i + 1] : v;
+                        a.peer2 = i > pos[v] ? stack[i - 1] : u;
+                        a.n = x;
+                        emit(ctx, stack[i], &a);
+                    }
+                    for (i = pos[v]; i < sp; i++) {
+                        edge_w[cur[stack[i]]] -= x;
+                    }
+                    for (i = pos[v] + 1; i < sp; i++) {
+                        pos[stack[i]] = -1;
+                    }
+                    sp = pos[v] + 1;
+                } else if (next_edge(v, cur, edge_off, edge_w) < 0) {
+                    rc = -1;   /* v is full and sends nothing: no room ever */
+                    break;
+                } else {
+                    pos[v] = sp;
+                    stack[sp++] = v;
+                }
+            }
+            for (i = 0; i < sp; i++) {
+                pos[stack[i]] = -1;
+            }
+        }
+    }
+    free(cur);
+    free(stack);
+    free(pos);
+    return rc;
+}

@@ -1,0 +1,109 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * redist: memory-aware data redistribution (MADRE), the framework behind
+ * the MPIX_Redist_* extension (ompi/mpiext/madre).
+ *
+ * The base validates a map, gathers each process's view of it (which of
+ * its slots go where, which blocks come in) and owns the moves every
+ * component is made of; a component only decides the order of those moves
+ * (its schedule).  Data moves in two steps:
+ *  1. between processes: a block leaves its slot and lands in any free slot
+ *     of its destination process (its own target slot when that one is
+ *     free), so a process needs free slots, not particular ones;
+ *  2. within each process: one in-place permutation puts every block in its
+ *     target slot (one staging block per cycle of that permutation).
+ * Components that move blocks straight to their target slots (cycleshift)
+ * use the slot-level helpers instead.
+ */
+#ifndef OMPI_MCA_REDIST_H
+#define OMPI_MCA_REDIST_H
+
+#include "ompi_config.h"
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/request/request.h"
+#include "opal/mca/base/base.h"
+#include "opal/mca/mca.h"
+#include "ompi/mca/redist/redist_actions.h"
+
+BEGIN_C_DECLS
+
+typedef struct ompi_redist_t ompi_redist_t;
+struct mca_redist_base_component_1_0_0_t;
+
+/* A component's schedule: create builds it (collective over rd->comm, all
+ * processes return the same code; OMPI_ERR_NOT_SUPPORTED means this
+ * component cannot complete this map and nothing moved), execute follows
+ * it, release frees what create allocated. */
+typedef int (*mca_redist_base_schedule_fn_t)(ompi_redist_t *rd);
+typedef int (*mca_redist_base_execute_fn_t)(ompi_redist_t *rd);
+typedef void (*mca_redist_base_release_fn_t)(ompi_redist_t *rd);
+
+typedef struct mca_redist_base_module_1_0_0_t {
+    mca_redist_base_schedule_fn_t schedule;
+    mca_redist_base_execute_fn_t execute;
+    mca_redist_base_release_fn_t release;
+} mca_redist_base_module_1_0_0_t;
+typedef mca_redist_base_module_1_0_0_t mca_redist_base_module_t;
+
+typedef struct mca_redist_base_component_1_0_0_t {
+    mca_base_component_t base_version;
+    mca_base_component_data_t base_data;
+    const mca_redist_base_module_t *module;
+} mca_redist_base_component_1_0_0_t;
+typedef mca_redist_base_component_1_0_0_t mca_redist_base_component_t;
+
+#define MCA_REDIST_BASE_VERSION_1_0_0 OMPI_MCA_BASE_VERSION_2_1_0("redist", 1, 0, 0)
+
+/* One redistributor.  Slot s of this process is buf + s * stride. */
+struct ompi_redist_t {
+    ompi_communicator_t *comm;  /* a private duplicate: no tag can clash */
+    ompi_communicator_t *user_comm;  /* retained: its error handler reports */
+    const mca_redist_base_component_t *component;
+    char *buf;
+    int nslots, count;
+    ompi_datatype_t *type;
+    ptrdiff_t stride;           /* count * extent */
+    size_t block_bytes;         /* count * size: bytes of data per block */
+    ptrdiff_t span_lb;          /* a block's bytes: [slot + span_lb, + span) */
+    size_t span;
+    int nprocs, me;
+    int nlive;                  /* live slots at the start of an execute */
+
+    /* The map from this process's side (create; read-only afterwards).
+     * home[s]: target slot here for a block that stays, REDIST_OUT for one
+     * that leaves, REDIST_EMPTY for a free slot.  Blocks leaving for q are
+     * out_slot[out_off[q] .. out_off[q+1]) in slot order; blocks coming
+     * from p land in in_slot[in_off[p] .. in_off[p+1]), in p's slot order
+     * (the order p sends them in). */
+    int *home;
+    int *out_off, *out_slot;
+    int *in_off, *in_slot;
+
+    /* Execution state (reset by each execute).  held[s]: target slot of
+     * the block slot s holds now, REDIST_EMPTY if none.  Free slots are a
+     * set with O(1) removal of a given slot (free_at: index in free_list,
+     * -1 when not free). */
+    int *held;
+    int *free_list, *free_at, nfree;
+    int *out_next, *in_next;    /* per peer: blocks sent / received so far */
+    char *stage;                /* one block's span */
+    ompi_request_t **reqs;      /* request_limit requests */
+    int request_limit;
+
+    const int *dest_rank, *dest_slot;  /* the caller's map: during schedule only */
+    void *sched;                /* the component's schedule */
+    size_t extra_bytes;         /* what create allocated for this redistributor */
+};
+
+enum { REDIST_EMPTY = -1, REDIST_OUT = -2 };
+/* dest_rank of a free slot (MPIX_REDIST_FREE in mpi-ext.h) */
+#define REDIST_FREE_RANK (-1)
+
+
+END_C_DECLS
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Actions of the rank-level schedules (cyclic, unitcyclic): what one
+ * process does at one step of a global order that every process follows
+ * in its own list, so that a step never waits on a process busy with a
+ * later one (the earliest unfinished step always has every participant at
+ * it: no deadlock).  No Open MPI header here: the unit tests build the
+ * schedulers alone.
+ */
+#ifndef OMPI_MCA_REDIST_ACTIONS_H
+#define OMPI_MCA_REDIST_ACTIONS_H
+
+enum {
+    REDIST_ACT_SEND = 1,   /* send n blocks to peer (the next ones of its out list) */
+    REDIST_ACT_RECV = 2,   /* receive n blocks from peer into free slots */
+    REDIST_ACT_CYCLE = 3,  /* send n to peer while n come from peer2, slot for slot */
+};
+typedef struct redist_action_t {
+    int op, peer, peer2, n;
+} redist_action_t;
+
+/* emit(ctx, rank, action): append action to rank's list */
+typedef void (*redist_act_emit_fn_t)(void *ctx, int rank, const redist_action_t *a);
+
+/* The cyclic scheduler (Siegel's cyclicScheduler): a depth-first search
+ * over the transmission graph of n processes (out edges of p:
+ * edge_to/edge_w[edge_off[p] .. edge_off[p+1]), weights in blocks; free:
+ * room: free slots per process).  Moves as much as the target has room for;
+ * a cycle of full processes moves its smallest weight around at once.
+ * Consumes free and edge_w.  Returns 0, or -1 when the graph cannot be
+ * completed (a full process with nothing to send is sent to: the map was
+ * not injective). */
+int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
+                      redist_act_emit_fn_t emit, void *ctx);
+
+#endif

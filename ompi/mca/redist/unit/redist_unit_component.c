@@ -1,0 +1,249 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * redist unit (the seed's unitBred): no schedule.  Rounds until done: each
+ * process asks every destination for room (at most send_limit blocks in
+ * all), each destination grants what its free slots allow (at most
+ * recv_limit), granted blocks move one block per message, and the slots
+ * they leave are free in the next round.  Symmetric, O(n) per process per
+ * round.  It stalls when every process still waiting for blocks is full
+ * (a cycle with no free slot): create runs the rounds on counts alone
+ * first and refuses such a map (MPI_ERR_OTHER) before anything moves.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "ompi/constants.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/mca/redist/base/base.h"
+#include "ompi/op/op.h"
+#include "opal/util/show_help.h"
+
+static int unit_query(mca_base_module_t **module, int *priority);
+static int unit_register(void);
+static int unit_schedule(ompi_redist_t *rd);
+static int unit_execute(ompi_redist_t *rd);
+static void unit_release(ompi_redist_t *rd);
+
+static const mca_redist_base_module_t unit_module = {
+    .schedule = unit_schedule,
+    .execute = unit_execute,
+    .release = unit_release,
+};
+static int unit_priority = 10;
+static int send_limit = 100, recv_limit = 100, request_limit = 200;
+
+mca_redist_base_component_t mca_redist_unit_component = {
+    .base_version = {
+        MCA_REDIST_BASE_VERSION_1_0_0,
+        .mca_component_name = "unit",
+        MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                              OMPI_RELEASE_VERSION),
+        .mca_query_component = unit_query,
+        .mca_register_component_params = unit_register,
+    },
+    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
+    .module = &unit_module,
+};
+
+static void reg_int(const char *name, const char *help, int *storage, int level)
+{
+    (void) mca_base_component_var_register(&mca_redist_unit_component.base_version, name, help,
+                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, level,
+                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
+static int unit_register(void)
+{
+    reg_int("priority", "Priority of the unit redistributor (the highest is the default "
+            "unless --mca redist <name> or the info key redist_component picks one)",
+            &unit_priority, OPAL_INFO_LVL_9);
+    reg_int("send_limit", "Most blocks a process sends in one round (the seed's "
+            "outstandingSendLimit; at least 1)", &send_limit, OPAL_INFO_LVL_5);
+    reg_int("recv_limit", "Most blocks a process receives in one round (the seed's "
+            "outstandingReceiveLimit; at least 1)", &recv_limit, OPAL_INFO_LVL_5);
+    reg_int("request_limit", "Most requests a process has in flight in one round, sends and "
+            "receives together (the seed's outstandingRequestLimit; at least 2)",
+            &request_limit, OPAL_INFO_LVL_5);
+    return OMPI_SUCCESS;
+}
+
+static int unit_query(mca_base_module_t **module, int *priority)
+{
+    *module = NULL;
+    *priority = unit_priority;
+    return OMPI_SUCCESS;
+}
+
+typedef struct {
+    int slim, rlim;             /* effective per-round limits */
+    int *want, *asked, *grant, *granted;  /* n each */
+    ompi_request_t **reqs;      /* slim + rlim */
+} unit_sched_t;
+
+#define DT_INT (&ompi_mpi_int.dt)
+
+/* Share budget over the processes in a rotating order (fair over rounds). */
+static void share(int n, int first, const int *ask, int *give, int budget)
+{
+    int k, p, g;
+    for (k = 0; k < n; k++) {
+        p = (first + k) % n;
+        g = ask[p] < budget ? ask[p] : budget;
+        give[p] = g;
+        budget -= g;
+    }
+}
+
+/* The rounds; with move == 0 only the counts (create's dry run). */
+static int unit_rounds(ompi_redist_t *rd, int move)
+{
+    unit_sched_t *u = rd->sched;
+    ompi_communicator_t *comm = rd->comm;
+    int n = rd->nprocs, me = rd->me, q, i, k, rc, round, nreq, tot[2];
+    int *left = u->want;        /* reused: blocks left per destination */
+
+    for (round = 0;; round++) {
+        for (q = 0; q < n; q++) {
+            left[q] = ompi_redist_base_out_left(rd, q);
+        }
+        share(n, (me + 1 + round) % n, left, u->want, u->slim);
+        rc = comm->c_coll->coll_alltoall(u->want, 1, DT_INT, u->asked, 1, DT_INT, comm,
+                                         comm->c_coll->coll_alltoall_module);
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+        share(n, (me + round) % n, u->asked, u->grant,
+              rd->nfree < u->rlim ? rd->nfree : u->rlim);
+        rc = comm->c_coll->coll_alltoall(u->grant, 1, DT_INT, u->granted, 1, DT_INT, comm,
+                                         comm->c_coll->coll_alltoall_module);
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+        nreq = 0;
+        tot[0] = tot[1] = 0;
+        for (q = 0; q < n; q++) {
+            for (k = 0; k < u->grant[q]; k++) {   /* receive from q */
+                int t = rd->in_slot[rd->in_off[q] + rd->in_next[q]++];
+                int s = ompi_redist_base_take_free(rd, t);
+                rd->held[s] = t;
+                if (move) {
+                    rc = MCA_PML_CALL(irecv(rd->buf + (ptrdiff_t) s * rd->stride, rd->count,
+                                            rd->type, q, 1, comm, &u->reqs[nreq++]));
+                    if (OMPI_SUCCESS != rc) {
+                        goto fail;
+                    }
+                }
+            }
+        }
+        for (q = 0; q < n; q++) {
+            for (k = 0; k < u->granted[q]; k++) {  /* send to q */
+                int s = rd->out_slot[rd->out_off[q] + rd->out_next[q]++];
+                if (move) {
+                    rc = MCA_PML_CALL(isend(rd->buf + (ptrdiff_t) s * rd->stride, rd->count,
+                                            rd->type, q, 1, MCA_PML_BASE_SEND_STANDARD, comm,
+                                            &u->reqs[nreq++]));
+                    if (OMPI_SUCCESS != rc) {
+                        goto fail;
+                    }
+                }
+            }
+            tot[0] += u->granted[q];
+        }
+        if (nreq > 0 && OMPI_SUCCESS != (rc = ompi_request_wait_all(nreq, u->reqs,
+                                                                     MPI_STATUSES_IGNORE))) {
+            return rc;
+        }
+        /* the slots just sent from are free from the next round on */
+        for (q = 0; q < n; q++) {
+            for (k = u->granted[q]; k > 0; k--) {
+                int s = rd->out_slot[rd->out_off[q] + rd->out_next[q] - k];
+                rd->held[s] = REDIST_EMPTY;
+                ompi_redist_base_put_free(rd, s);
+            }
+        }
+        for (q = 0; q < n; q++) {
+            tot[1] += ompi_redist_base_out_left(rd, q);
+        }
+        if (move) {
+            ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) tot[0]);
+            ompi_redist_base_count(REDIST_STAT_BYTES,
+                                   (unsigned long long) tot[0] * rd->block_bytes);
+            ompi_redist_base_count(REDIST_STAT_ROUNDS, 1);
+        }
+        rc = comm->c_coll->coll_allreduce(MPI_IN_PLACE, tot, 2, DT_INT, &ompi_mpi_op_sum.op, comm,
+                                          comm->c_coll->coll_allreduce_module);
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+        if (0 == tot[1]) {
+            break;
+        }
+        if (0 == tot[0]) {
+            return OMPI_ERR_NOT_SUPPORTED;   /* every waiting process is full */
+        }
+    }
+    if (move) {
+        ompi_redist_base_settle(rd);
+    }
+    return OMPI_SUCCESS;
+fail:
+    for (i = 0; i < nreq; i++) {
+        (void) ompi_request_wait(&u->reqs[i], MPI_STATUS_IGNORE);
+    }
+    return rc;
+}
+
+static int unit_schedule(ompi_redist_t *rd)
+{
+    int n = rd->nprocs, rc;
+    unit_sched_t *u;
+    if (send_limit < 1 || recv_limit < 1 || request_limit < 2) {
+        if (0 == rd->me) {
+            opal_show_help("help-redist-base.txt", "bad-limit", true, "redist_unit",
+                           send_limit, recv_limit, request_limit);
+        }
+        return OMPI_ERR_BAD_PARAM;
+    }
+    u = ompi_redist_base_alloc(rd, sizeof(*u));
+    if (NULL != u) {
+        u->slim = send_limit < request_limit - 1 ? send_limit : request_limit - 1;
+        u->rlim = recv_limit < request_limit - u->slim ? recv_limit : request_limit - u->slim;
+        u->want = ompi_redist_base_alloc(rd, sizeof(int) * 4 * n);
+        u->reqs = ompi_redist_base_alloc(rd, sizeof(ompi_request_t *) * (u->slim + u->rlim));
+        if (NULL != u->want && NULL != u->reqs) {
+            u->asked = u->want + n;
+            u->grant = u->want + 2 * n;
+            u->granted = u->want + 3 * n;
+        }
+        rd->sched = u;
+    }
+    rc = ompi_redist_base_agree(rd, (NULL == u || NULL == u->want || NULL == u->reqs)
+                                        ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS);
+    if (OMPI_SUCCESS == rc) {
+        /* dry run: refuse a map that would stall before moving anything */
+        ompi_redist_base_begin(rd);
+        rc = ompi_redist_base_agree(rd, unit_rounds(rd, 0));
+    }
+    return rc;
+}
+
+static int unit_execute(ompi_redist_t *rd)
+{
+    return unit_rounds(rd, 1);
+}
+
+static void unit_release(ompi_redist_t *rd)
+{
+    unit_sched_t *u = rd->sched;
+    if (NULL != u) {
+        free(u->want);
+        free(u->reqs);
+        free(u);
+    }
+    rd->sched = NULL;
+}
