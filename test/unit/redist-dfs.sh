@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# redist cyclic's scheduler (the depth-first search over the transmission
+# graph) replayed by a simulator: never overfills a process, cycles close,
+# every edge ends empty; rings with no free slot take one cycle; 3,000
+# random injective maps.  Under AddressSanitizer + UndefinedBehaviorSanitizer.
+. "$TEST_LIB"
+build_unit t -I"$TOP" "$TOP/test/unit/redist_dfs_test.c" "$TOP/ompi/mca/redist/cyclic/redist_cyclic_dfs.c"
+./t 2>&1 | tee out.txt
+assert_grep '^redist_dfs_test: OK$' out.txt
