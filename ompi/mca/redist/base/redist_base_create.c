@@ -452,7 +452,8 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
     const mca_redist_base_component_t *comp = ompi_redist_base_default;
     double t0 = now();
     int n = ompi_comm_size(comm), me = ompi_comm_rank(comm), err = 0, i, q, flag = 0, rc;
-    int v[6], nout = 0, nin, *outc = NULL, *sendslot = NULL, *mark = NULL, id = 0;
+    int v[6], nout = 0, nin, *outc = NULL, *sendslot = NULL, id = 0;
+    char *mark = NULL;
     ptrdiff_t lb = 0, ext = 0, tlb = 0, text = 0;
     size_t tsize = 0;
     char name[64];
