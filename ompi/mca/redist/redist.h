@@ -90,7 +90,9 @@ struct ompi_redist_t {
     int *held;
     int *free_list, *free_at, nfree;
     int *out_next, *in_next;    /* per peer: blocks sent / received so far */
-    char *stage;                /* one block's span */
+    char *stage;                /* two blocks' spans (stage 1 at + span) */
+    ompi_request_t **tok_reqs;  /* per peer: its "ready" message */
+    int *tok_val;
     ompi_request_t **reqs;      /* request_limit requests */
     int request_limit;
 

@@ -142,32 +142,64 @@ int ompi_redist_base_recv(ompi_redist_t *rd, int p, int n)
     return OMPI_SUCCESS;
 }
 
+/* Stage k (0 or 1) as a block address. */
+static inline char *stage_block(const ompi_redist_t *rd, int k)
+{
+    return rd->stage + (ptrdiff_t) k * (ptrdiff_t) rd->span - rd->span_lb;
+}
+
 int ompi_redist_base_cycle(ompi_redist_t *rd, int next, int prev, int n)
 {
-    int i, rc, s;
-    char *stage = rd->stage - rd->span_lb;
-    for (i = 0; i < n; i++) {
-        /* the block leaving s goes out from the stage while its
-         * replacement arrives in s: one staging block, any block size
-         * (MPI_Sendrecv_replace would allocate above 2 KB) */
-        s = rd->out_slot[rd->out_off[next] + rd->out_next[next]++];
-        ompi_redist_base_copy(rd, stage, ompi_redist_base_slot(rd, s));
-        rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type, prev, TAG_DATA, rd->comm,
-                                &rd->reqs[0]));
-        if (OMPI_SUCCESS != rc) {
-            return rc;
+    /* No free slot: block j leaves straight from its slot s_j while block
+     * j of prev lands in stage j (j < 2) or in s_(j-2), free once its own
+     * send completed; two blocks in flight per process, so the cycle
+     * advances two blocks per round trip.  At the end the stages go to
+     * the last two slots sent from.  Extra data memory: two blocks. */
+    int L = n < 2 ? n : 2, j, rc = OMPI_SUCCESS, s, *sl = rd->out_slot + rd->out_off[next];
+    int *tl = rd->in_slot + rd->in_off[prev];
+    int o0 = rd->out_next[next], i0 = rd->in_next[prev];
+    ompi_request_t **rq = rd->reqs;   /* [2k]: receive of block k, [2k+1]: its send; k = j % 2 */
+
+    for (j = 0; j < L && OMPI_SUCCESS == rc; j++) {
+        rc = MCA_PML_CALL(irecv(stage_block(rd, j), rd->count, rd->type, prev, TAG_DATA,
+                                rd->comm, &rq[2 * j]));
+        if (OMPI_SUCCESS == rc) {
+            rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, sl[o0 + j]), rd->count, rd->type,
+                                    next, TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm,
+                                    &rq[2 * j + 1]));
         }
-        rc = MCA_PML_CALL(isend(stage, rd->count, rd->type, next, TAG_DATA,
-                                MCA_PML_BASE_SEND_STANDARD, rd->comm, &rd->reqs[1]));
-        if (OMPI_SUCCESS != rc) {
-            (void) wait_reqs(rd, 1);
-            return rc;
-        }
-        if (OMPI_SUCCESS != (rc = wait_reqs(rd, 2))) {
-            return rc;
-        }
-        rd->held[s] = rd->in_slot[rd->in_off[prev] + rd->in_next[prev]++];
     }
+    for (j = 0; j < n && OMPI_SUCCESS == rc; j++) {
+        int k = j % 2;
+        rc = ompi_request_wait_all(2, &rq[2 * k], MPI_STATUSES_IGNORE);
+        if (OMPI_SUCCESS != rc) {
+            break;
+        }
+        s = sl[o0 + j];       /* sent: free now */
+        if (j >= 2) {
+            rd->held[sl[o0 + j - 2]] = tl[i0 + j];   /* block j landed in s_(j-2) */
+        }
+        if (j + 2 < n) {
+            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type, prev,
+                                    TAG_DATA, rd->comm, &rq[2 * k]));
+            if (OMPI_SUCCESS == rc) {
+                rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, sl[o0 + j + 2]), rd->count,
+                                        rd->type, next, TAG_DATA, MCA_PML_BASE_SEND_STANDARD,
+                                        rd->comm, &rq[2 * k + 1]));
+            }
+        }
+    }
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    /* blocks 0 and 1 wait in the stages; the last L slots sent from are free */
+    for (j = 0; j < L; j++) {
+        s = sl[o0 + n - L + j];
+        ompi_redist_base_copy(rd, ompi_redist_base_slot(rd, s), stage_block(rd, j));
+        rd->held[s] = tl[i0 + j];
+    }
+    rd->out_next[next] += n;
+    rd->in_next[prev] += n;
     ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) n);
     ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) n * rd->block_bytes);
     return OMPI_SUCCESS;
@@ -219,23 +251,134 @@ void ompi_redist_base_settle(ompi_redist_t *rd)
     }
 }
 
+/* Consecutive sends of a process run at once: each starts when its
+ * receiver says it is ready, in whatever order they say it.  Starting a
+ * process's actions early never breaks the global-order argument (each
+ * waits only on steps no later than its own), and a send frees slots, so
+ * it needs none. */
+static int send_group(ompi_redist_t *rd, redist_action_t *a, int k)
+{
+    int g, w, i, rc = OMPI_SUCCESS, active = 0, s, q;
+    for (g = 0; g < k && OMPI_SUCCESS == rc; g++) {
+        rc = MCA_PML_CALL(irecv(&rd->tok_val[g], 1, DT_INT, a[g].peer, TAG_READY, rd->comm,
+                                &rd->tok_reqs[g]));
+        active += OMPI_SUCCESS == rc;
+    }
+    for (g = active; g < k; g++) {
+        rd->tok_reqs[g] = &ompi_request_null.request;
+    }
+    while (active > 0) {
+        int done = MPI_UNDEFINED;
+        rc = ompi_request_wait_any(k, rd->tok_reqs, &done, MPI_STATUS_IGNORE);
+        if (OMPI_SUCCESS != rc || MPI_UNDEFINED == done) {
+            return OMPI_SUCCESS != rc ? rc : OMPI_ERROR;
+        }
+        q = a[done].peer;
+        w = rd->tok_val[done];
+        if (w < 1 || w > rd->request_limit) {
+            return OMPI_ERR_BAD_PARAM;   /* the processes disagree on the schedule */
+        }
+        for (i = 0; i < w; i++) {
+            s = rd->out_slot[rd->out_off[q] + rd->out_next[q]++];
+            rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count, rd->type, q,
+                                    TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm,
+                                    &rd->reqs[i]));
+            if (OMPI_SUCCESS != rc) {
+                (void) wait_reqs(rd, i);
+                return rc;
+            }
+        }
+        /* q posted these receives: the sends complete without us */
+        if (OMPI_SUCCESS != (rc = wait_reqs(rd, w))) {
+            return rc;
+        }
+        for (i = 0; i < w; i++) {
+            s = rd->out_slot[rd->out_off[q] + rd->out_next[q] - w + i];
+            rd->held[s] = REDIST_EMPTY;
+            ompi_redist_base_put_free(rd, s);
+        }
+        ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) w);
+        ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) w * rd->block_bytes);
+        a[done].n -= w;   /* a is run_actions' copy */
+        if (a[done].n > 0) {
+            rc = MCA_PML_CALL(irecv(&rd->tok_val[done], 1, DT_INT, q, TAG_READY, rd->comm,
+                                    &rd->tok_reqs[done]));
+            if (OMPI_SUCCESS != rc) {
+                return rc;
+            }
+        } else {
+            active--;
+        }
+    }
+    return rc;
+}
+
+/* Consecutive receives that fit in the free slots and the request limit
+ * at once: every receive posted, every sender told, one wait. */
+static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k)
+{
+    int g, i, rc = OMPI_SUCCESS, nreq = 0, t, s;
+    for (g = 0; g < k; g++) {
+        int p = a[g].peer;
+        for (i = 0; i < a[g].n; i++) {
+            t = rd->in_slot[rd->in_off[p] + rd->in_next[p]++];
+            s = ompi_redist_base_take_free(rd, t);
+            rd->held[s] = t;
+            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type, p,
+                                    TAG_DATA, rd->comm, &rd->reqs[nreq]));
+            if (OMPI_SUCCESS != rc) {
+                (void) wait_reqs(rd, nreq);
+                return rc;
+            }
+            nreq++;
+        }
+        rc = MCA_PML_CALL(send(&a[g].n, 1, DT_INT, p, TAG_READY, MCA_PML_BASE_SEND_STANDARD,
+                               rd->comm));
+        if (OMPI_SUCCESS != rc) {
+            (void) wait_reqs(rd, nreq);
+            return rc;
+        }
+    }
+    return wait_reqs(rd, nreq);
+}
+
 int ompi_redist_base_run_actions(ompi_redist_t *rd)
 {
     const redist_int_list_t *l = rd->sched;
-    int i, rc = OMPI_SUCCESS, nact = l->n / 4;
-    for (i = 0; i < nact && OMPI_SUCCESS == rc; i++) {
-        const redist_action_t *a = (const redist_action_t *) (l->v + 4 * i);
-        switch (a->op) {
-        case REDIST_ACT_SEND:
-            rc = ompi_redist_base_send(rd, a->peer, a->n);
-            break;
-        case REDIST_ACT_RECV:
+    int i, j, rc = OMPI_SUCCESS, nact = l->n / 4, need;
+    const redist_action_t *act = (const redist_action_t *) l->v;
+    redist_action_t grp[64];
+
+    for (i = 0; i < nact && OMPI_SUCCESS == rc; i = j) {
+        const redist_action_t *a = &act[i];
+        j = i + 1;
+        if (REDIST_ACT_SEND == a->op) {
+            /* a run of sends (windows of at most request_limit each) */
+            /* distinct receivers only: a receiver's "ready" messages
+             * match this process's token receives in order */
+            while (j < nact && j - i < 64 && REDIST_ACT_SEND == act[j].op) {
+                int g;
+                for (g = i; g < j && act[g].peer != act[j].peer; g++) {
+                }
+                if (g < j) {
+                    break;
+                }
+                j++;
+            }
+            memcpy(grp, a, sizeof(*a) * (j - i));
+            rc = send_group(rd, grp, j - i);
+        } else if (REDIST_ACT_RECV == a->op && a->n <= rd->request_limit) {
+            need = a->n;
+            while (j < nact && j - i < 64 && REDIST_ACT_RECV == act[j].op
+                   && need + act[j].n <= rd->request_limit && need + act[j].n <= rd->nfree) {
+                need += act[j++].n;
+            }
+            rc = need > rd->nfree ? OMPI_ERR_BAD_PARAM : recv_group(rd, a, j - i);
+        } else if (REDIST_ACT_RECV == a->op) {
             rc = ompi_redist_base_recv(rd, a->peer, a->n);
-            break;
-        default:
+        } else {
             rc = ompi_redist_base_cycle(rd, a->peer, a->peer2, a->n);
             ompi_redist_base_count(REDIST_STAT_CYCLES, 1);
-            break;
         }
     }
     ompi_redist_base_count(REDIST_STAT_ROUNDS, (unsigned long long) nact);
@@ -391,6 +534,8 @@ static void rd_release(ompi_redist_t *rd)
     free(rd->out_next);
     free(rd->in_next);
     free(rd->stage);
+    free(rd->tok_reqs);
+    free(rd->tok_val);
     free(rd->reqs);
     if (NULL != rd->comm) {
         ompi_comm_free(&rd->comm);
@@ -668,10 +813,13 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
     rd->free_at = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
     rd->out_next = ompi_redist_base_alloc(rd, sizeof(int) * n);
     rd->in_next = ompi_redist_base_alloc(rd, sizeof(int) * n);
-    rd->stage = ompi_redist_base_alloc(rd, rd->span);
-    rd->reqs = ompi_redist_base_alloc(rd, sizeof(ompi_request_t *) * (rd->request_limit + 2));
+    rd->stage = ompi_redist_base_alloc(rd, 2 * rd->span);
+    rd->tok_reqs = ompi_redist_base_alloc(rd, sizeof(ompi_request_t *) * n);
+    rd->tok_val = ompi_redist_base_alloc(rd, sizeof(int) * n);
+    rd->reqs = ompi_redist_base_alloc(rd, sizeof(ompi_request_t *) * (rd->request_limit + 4));
     v[0] = (NULL == rd->held || NULL == rd->free_list || NULL == rd->free_at
             || NULL == rd->out_next || NULL == rd->in_next || NULL == rd->stage
+            || NULL == rd->tok_reqs || NULL == rd->tok_val
             || NULL == rd->reqs) ? MPI_ERR_NO_MEM : 0;
     if (OMPI_SUCCESS != allreduce_max(comm, v, 1) || 0 != v[0]) {
         rc = 0 != v[0] ? v[0] : MPI_ERR_INTERN;

@@ -1,0 +1,597 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * MADRE benchmark (driven by bench/redist_bench.sh): every rank holds
+ * NBLOCKS slots of 16,000 bytes (2,000 doubles); maps, with m live slots
+ * (0..m-1) a rank:
+ *   exp1-L     (i,j) -> ((m*i+j)%n, (m*i+j)/n): block to block-cyclic, L % live
+ *   exp3-L     the ring: (i,j) -> ((i+1)%n, j), L = 50 .. 100 % live
+ *   exp4       rank n-1 all free; the others full, each splitting its
+ *              blocks into n-2 chunks, one to each other full rank
+ *   alltoall   every rank full, chunk q of its blocks to rank q
+ * (exp4 and alltoall use the largest multiple of n-2, resp. n, of NBLOCKS
+ * as live blocks.)
+ * Baseline: MPI_Alltoallw from the buffer into a preallocated second buffer,
+ * with one indexed-block datatype per peer on each side (blocks are
+ * scattered over the slots, so no packing step); its extra memory is that
+ * second buffer.
+ *
+ *   redist_bench [-b NBLOCKS] [-r REPS] [-M MAPS] COMPONENT...
+ *       For each map: every component's MPIX_Redist_execute and the
+ *       baseline timed REPS times, interleaved, each time the slowest rank's;
+ *       the minimum is kept.  Then, per component, a warm MPIX_Redistribute
+ *       (create + execute + free, after one unmeasured) under an interposed
+ *       malloc counter (peak bytes outstanding above the level at its start,
+ *       largest over ranks) and redist_base_peak_extra_bytes read after it
+ *       (largest over ranks); the data it moved is checked (first element of
+ *       every block).  Prints one line per map and component:
+ *       "row <map> <component> <exec_ms> <base_ms> <ratio> <create_ms>
+ *        <pvar_peak> <heap_peak> <base_heap_peak> <base_extra>"
+ *       (a refused map: "row <map> <component> refused").
+ *   redist_bench --rss WHO [-b NBLOCKS] [-M MAPS]
+ *       WHO (a component or "baseline") alone over all maps; prints
+ *       "rss <WHO> <KB>": the largest growth of ru_maxrss over a rank's level
+ *       once its buffer is filled and shared memory warmed up.
+ * MAPS: comma-separated names (default all).
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <mpi-ext.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#if !defined(OMPI_HAVE_MPI_EXT_MADRE) || !OMPI_HAVE_MPI_EXT_MADRE
+#ifndef REDIST_REF
+#error "mpi-ext.h does not provide the MADRE extension (OMPI_HAVE_MPI_EXT_MADRE)"
+#endif
+typedef struct ompi_redist_t *MPIX_Redist;
+#define MPIX_REDIST_NULL ((MPIX_Redist) 0)
+#define MPIX_REDIST_FREE (-1)
+int MPIX_Redist_create(void *buf, int nblocks, int count, MPI_Datatype type,
+                       const int dest_rank[], const int dest_slot[], MPI_Info info,
+                       MPI_Comm comm, MPIX_Redist *rd);
+int MPIX_Redist_execute(MPIX_Redist rd);
+int MPIX_Redist_free(MPIX_Redist *rd);
+int MPIX_Redistribute(void *buf, int nblocks, int count, MPI_Datatype type,
+                      const int dest_rank[], const int dest_slot[], MPI_Info info,
+                      MPI_Comm comm);
+#endif
+#ifdef REDIST_REF
+int redist_ref_pvar(const char *name, void *value);
+#endif
+
+/* ---- malloc counter: the executable's allocator functions interpose on
+ * every library's; glibc's own entry points do the work. ---------------- */
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void *__libc_valloc(size_t);
+extern void __libc_free(void *);
+
+static long long heap_cur, heap_peak;
+static int heap_on;
+
+static void heap_add(void *p)
+{
+    if (NULL != p) {
+        long long c = __atomic_add_fetch(&heap_cur, (long long) malloc_usable_size(p), __ATOMIC_RELAXED);
+        if (heap_on && c > heap_peak) {
+            heap_peak = c; /* racy max: other threads allocate little */
+        }
+    }
+}
+
+static void heap_sub(void *p)
+{
+    if (NULL != p) {
+        __atomic_sub_fetch(&heap_cur, (long long) malloc_usable_size(p), __ATOMIC_RELAXED);
+    }
+}
+
+void *malloc(size_t n)
+{
+    void *p = __libc_malloc(n);
+    heap_add(p);
+    return p;
+}
+
+void *calloc(size_t k, size_t n)
+{
+    void *p = __libc_calloc(k, n);
+    heap_add(p);
+    return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+    size_t was = NULL != old ? malloc_usable_size(old) : 0;
+    void *p = __libc_realloc(old, n);
+    if (NULL != p || 0 == n) {
+        __atomic_sub_fetch(&heap_cur, (long long) was, __ATOMIC_RELAXED);
+        heap_add(p);
+    }
+    return p;
+}
+
+void free(void *p)
+{
+    heap_sub(p);
+    __libc_free(p);
+}
+
+void *memalign(size_t a, size_t n)
+{
+    void *p = __libc_memalign(a, n);
+    heap_add(p);
+    return p;
+}
+
+void *aligned_alloc(size_t a, size_t n)
+{
+    return memalign(a, n);
+}
+
+void *valloc(size_t n)
+{
+    void *p = __libc_valloc(n);
+    heap_add(p);
+    return p;
+}
+
+int posix_memalign(void **out, size_t a, size_t n)
+{
+    void *p = __libc_memalign(a, n);
+    if (NULL == p) {
+        return 12; /* ENOMEM */
+    }
+    heap_add(p);
+    *out = p;
+    return 0;
+}
+
+static void heap_start(void)
+{
+    heap_peak = heap_cur;
+    heap_on = 1;
+}
+
+static long long heap_stop(long long start) /* peak above start */
+{
+    heap_on = 0;
+    return heap_peak - start;
+}
+
+/* ---- maps --------------------------------------------------------------- */
+#define BDBL 2000 /* doubles a block: 16,000 bytes */
+#define BBYTES (BDBL * sizeof(double))
+
+static int rank, n, nb;
+
+struct map {
+    char name[32];
+    int kind, pct; /* kind: 1 exp1, 3 exp3, 4 exp4, 5 alltoall */
+};
+
+/* live blocks a rank r holds in map mp */
+static int live_of(const struct map *mp, int r)
+{
+    switch (mp->kind) {
+    case 1:
+    case 3:
+        return (int) ((long) nb * mp->pct / 100);
+    case 4:
+        return r == n - 1 ? 0 : nb / (n - 2) * (n - 2);
+    default:
+        return nb / n * n;
+    }
+}
+
+/* destination of rank i's slot j (j < live_of(i)) */
+static void dest(const struct map *mp, int i, int j, int *q, int *s)
+{
+    int m = live_of(mp, i);
+    switch (mp->kind) {
+    case 1:
+        *q = (m * i + j) % n;
+        *s = (m * i + j) / n;
+        break;
+    case 3:
+        *q = (i + 1) % n;
+        *s = j;
+        break;
+    case 4: {
+        /* full ranks 0..n-2; chunk c of rank i goes to the c-th full rank
+         * other than i, into the part of its slots kept for i */
+        int cs = m / (n - 2), c = j / cs;
+        *q = c < i ? c : c + 1;
+        *s = (i < *q ? i : i - 1) * cs + j % cs;
+        break;
+    }
+    default: {
+        int cs = m / n;
+        *q = j / cs;
+        *s = i * cs + j % cs;
+    }
+    }
+}
+
+static void map_arrays(const struct map *mp, int *dr, int *ds)
+{
+    int m = live_of(mp, rank);
+    for (int j = 0; j < nb; j++) {
+        if (j < m) {
+            dest(mp, rank, j, &dr[j], &ds[j]);
+        } else {
+            dr[j] = MPIX_REDIST_FREE;
+            ds[j] = -1;
+        }
+    }
+}
+
+/* ---- baseline: MPI_Alltoallw with indexed-block types ------------------- */
+struct baseline {
+    MPI_Datatype *st, *rt;
+    int *sc, *rc, *zero;
+};
+
+static void baseline_init(struct baseline *b, const struct map *mp, MPI_Datatype blk)
+{
+    int *idx = malloc((nb + 1) * sizeof(int)), k;
+    b->st = malloc(n * sizeof(MPI_Datatype));
+    b->rt = malloc(n * sizeof(MPI_Datatype));
+    b->sc = calloc(n, sizeof(int));
+    b->rc = calloc(n, sizeof(int));
+    b->zero = calloc(n, sizeof(int));
+    for (int p = 0; p < n; p++) {
+        int q, s;
+        /* my blocks to p, in slot order */
+        k = 0;
+        for (int j = 0; j < live_of(mp, rank); j++) {
+            dest(mp, rank, j, &q, &s);
+            if (q == p) {
+                idx[k++] = j;
+            }
+        }
+        MPI_Type_create_indexed_block(k, 1, idx, blk, &b->st[p]);
+        MPI_Type_commit(&b->st[p]);
+        b->sc[p] = k > 0;
+        /* p's blocks to me, in p's slot order, to their final slots */
+        k = 0;
+        for (int j = 0; j < live_of(mp, p); j++) {
+            dest(mp, p, j, &q, &s);
+            if (q == rank) {
+                idx[k++] = s;
+            }
+        }
+        MPI_Type_create_indexed_block(k, 1, idx, blk, &b->rt[p]);
+        MPI_Type_commit(&b->rt[p]);
+        b->rc[p] = k > 0;
+    }
+    free(idx);
+}
+
+static void baseline_run(struct baseline *b, double *buf, double *buf2)
+{
+    MPI_Alltoallw(buf, b->sc, b->zero, b->st, buf2, b->rc, b->zero, b->rt, MPI_COMM_WORLD);
+}
+
+static void baseline_free(struct baseline *b)
+{
+    for (int p = 0; p < n; p++) {
+        MPI_Type_free(&b->st[p]);
+        MPI_Type_free(&b->rt[p]);
+    }
+    free(b->st);
+    free(b->rt);
+    free(b->sc);
+    free(b->rc);
+    free(b->zero);
+}
+
+/* ---- pvar ------------------------------------------------------------------ */
+static unsigned long long peak_pvar(void)
+{
+    unsigned long long v = 0;
+#ifdef REDIST_REF
+    redist_ref_pvar("redist_base_peak_extra_bytes", &v);
+#else
+    static int idx = -1;
+    static MPI_T_pvar_session ses;
+    MPI_T_pvar_handle h;
+    int count, provided;
+    if (idx < 0) {
+        MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+        if (MPI_SUCCESS != MPI_T_pvar_get_index("redist_base_peak_extra_bytes",
+                                                MPI_T_PVAR_CLASS_HIGHWATERMARK, &idx)) {
+            return 0;
+        }
+        MPI_T_pvar_session_create(&ses);
+    }
+    /* a fresh handle reads the variable's current value */
+    MPI_T_pvar_handle_alloc(ses, idx, NULL, &h, &count);
+    MPI_T_pvar_start(ses, h);
+    MPI_T_pvar_read(ses, h, &v);
+    MPI_T_pvar_handle_free(ses, &h);
+#endif
+    return v;
+}
+
+/* ---- helpers ---------------------------------------------------------------- */
+static double max_all(double v)
+{
+    double m;
+    MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return m;
+}
+
+static long long max_all_ll(long long v)
+{
+    long long m;
+    MPI_Allreduce(&v, &m, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    return m;
+}
+
+/* first element of a live block: who it came from */
+static void tag_blocks(double *buf, const struct map *mp)
+{
+    for (int j = 0; j < live_of(mp, rank); j++) {
+        buf[(size_t) j * BDBL] = (double) rank * nb + j;
+    }
+}
+
+/* every slot a block targets holds it; returns wrong slots on all ranks */
+static long check_blocks(const double *buf, const struct map *mp)
+{
+    long bad = 0, all;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < live_of(mp, i); j++) {
+            int q, s;
+            dest(mp, i, j, &q, &s);
+            if (q == rank && buf[(size_t) s * BDBL] != (double) i * nb + j) {
+                bad++;
+            }
+        }
+    }
+    MPI_Allreduce(&bad, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return all;
+}
+
+static MPI_Info info_for(const char *comp)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "redist_component", comp);
+    return info;
+}
+
+static int nmaps;
+static struct map maps[16];
+
+static void maps_init(const char *only)
+{
+    static const int e1[] = {80, 96}, e3[] = {50, 60, 70, 80, 90, 100};
+    struct map all[16];
+    int k = 0;
+    for (int i = 0; i < 2; i++) {
+        all[k] = (struct map){"", 1, e1[i]};
+        snprintf(all[k++].name, sizeof(all[0].name), "exp1-%d", e1[i]);
+    }
+    for (int i = 0; i < 6; i++) {
+        all[k] = (struct map){"", 3, e3[i]};
+        snprintf(all[k++].name, sizeof(all[0].name), "exp3-%d", e3[i]);
+    }
+    all[k++] = (struct map){"exp4", 4, 0};
+    all[k++] = (struct map){"alltoall", 5, 100};
+    for (int i = 0; i < k; i++) {
+        char pat[48];
+        snprintf(pat, sizeof(pat), ",%.31s,", all[i].name);
+        if (NULL == only || strstr(only, pat)) {
+            maps[nmaps++] = all[i];
+        }
+    }
+}
+
+/* ---- modes ------------------------------------------------------------------- */
+static void bench(char **comps, int ncomp, int reps, double *buf, double *buf2, MPI_Datatype blk)
+{
+    int *dr = malloc(nb * sizeof(int)), *ds = malloc(nb * sizeof(int));
+    MPIX_Redist *rd = malloc(ncomp * sizeof(MPIX_Redist));
+    double *best = malloc((ncomp + 1) * sizeof(double)), *tcreate = malloc(ncomp * sizeof(double));
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+
+    for (int mi = 0; mi < nmaps; mi++) {
+        const struct map *mp = &maps[mi];
+        struct baseline b;
+        map_arrays(mp, dr, ds);
+        baseline_init(&b, mp, blk);
+        for (int c = 0; c < ncomp; c++) {
+            MPI_Info info = info_for(comps[c]);
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            int rc = MPIX_Redist_create(buf, nb, BDBL, MPI_DOUBLE, dr, ds, info, comm, &rd[c]);
+            tcreate[c] = max_all(MPI_Wtime() - t0);
+            if (MPI_SUCCESS != max_all_ll(rc)) {
+                rd[c] = MPIX_REDIST_NULL; /* refused (unit) */
+                if (MPI_SUCCESS == rc) {
+                    MPIX_Redist_free(&rd[c]);
+                }
+            }
+            MPI_Info_free(&info);
+            best[c] = 1e30;
+        }
+        best[ncomp] = 1e30;
+        for (int r = 0; r < reps; r++) {
+            for (int c = 0; c <= ncomp; c++) {
+                if (c < ncomp && MPIX_REDIST_NULL == rd[c]) {
+                    continue;
+                }
+                MPI_Barrier(MPI_COMM_WORLD);
+                double t0 = MPI_Wtime();
+                if (c < ncomp) {
+                    MPIX_Redist_execute(rd[c]);
+                } else {
+                    baseline_run(&b, buf, buf2);
+                }
+                double t = max_all(MPI_Wtime() - t0);
+                if (t < best[c]) {
+                    best[c] = t;
+                }
+            }
+        }
+        /* the baseline's heap over a warm call (its second buffer is extra) */
+        long long h0 = heap_cur;
+        heap_start();
+        baseline_run(&b, buf, buf2);
+        long long base_heap = max_all_ll(heap_stop(h0));
+        for (int c = 0; c < ncomp; c++) {
+            if (MPIX_REDIST_NULL == rd[c]) {
+                if (0 == rank) {
+                    printf("row %s %s refused\n", mp->name, comps[c]);
+                }
+                continue;
+            }
+            MPIX_Redist_free(&rd[c]);
+            /* warm MPIX_Redistribute: one unmeasured, one measured */
+            MPI_Info info = info_for(comps[c]);
+            MPIX_Redistribute(buf, nb, BDBL, MPI_DOUBLE, dr, ds, info, comm);
+            tag_blocks(buf, mp);
+            MPI_Barrier(MPI_COMM_WORLD);
+            h0 = heap_cur;
+            heap_start();
+            MPIX_Redistribute(buf, nb, BDBL, MPI_DOUBLE, dr, ds, info, comm);
+            long long heap = max_all_ll(heap_stop(h0));
+            long long pv = max_all_ll((long long) peak_pvar());
+            long bad = check_blocks(buf, mp);
+            MPI_Info_free(&info);
+            if (0 == rank) {
+                printf("row %s %s %.3f %.3f %.3f %.3f %lld %lld %lld %zu%s\n", mp->name, comps[c],
+                       best[c] * 1e3, best[ncomp] * 1e3, best[c] / best[ncomp], tcreate[c] * 1e3,
+                       pv, heap, base_heap, (size_t) nb * BBYTES,
+                       bad ? " WRONG-DATA" : "");
+                fflush(stdout);
+            }
+        }
+        baseline_free(&b);
+    }
+    MPI_Comm_free(&comm);
+    free(dr);
+    free(ds);
+    free(rd);
+    free(best);
+    free(tcreate);
+}
+
+static long maxrss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static void rss(const char *who, double *buf, MPI_Datatype blk)
+{
+    int *dr = malloc(nb * sizeof(int)), *ds = malloc(nb * sizeof(int));
+    int is_base = 0 == strcmp(who, "baseline");
+    /* warm up shared memory: an all-to-all of one block a peer */
+    double *w = calloc((size_t) n * 2 * BDBL, sizeof(double));
+    MPI_Alltoall(w, BDBL, MPI_DOUBLE, w + (size_t) n * BDBL, BDBL, MPI_DOUBLE, MPI_COMM_WORLD);
+    free(w);
+    long base = maxrss_kb();
+    double *buf2 = NULL;
+    if (is_base) { /* the baseline's second buffer is its extra memory */
+        buf2 = malloc((size_t) nb * BBYTES);
+        memset(buf2, 0, (size_t) nb * BBYTES);
+    }
+    MPI_Info info = info_for(who);
+    for (int mi = 0; mi < nmaps; mi++) {
+        map_arrays(&maps[mi], dr, ds);
+        for (int k = 0; k < 2; k++) {
+            if (is_base) {
+                struct baseline b;
+                baseline_init(&b, &maps[mi], blk);
+                baseline_run(&b, buf, buf2);
+                baseline_free(&b);
+            } else {
+                MPI_Comm comm;
+                MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+                MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+                MPIX_Redistribute(buf, nb, BDBL, MPI_DOUBLE, dr, ds, info, comm);
+                MPI_Comm_free(&comm);
+            }
+        }
+    }
+    long grow = max_all_ll(maxrss_kb() - base);
+    if (0 == rank) {
+        printf("rss %s %ld\n", who, grow);
+    }
+    MPI_Info_free(&info);
+    free(buf2);
+    free(dr);
+    free(ds);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5, ncomp = 0;
+    const char *rss_who = NULL;
+    char *only = NULL, **comps = calloc(argc, sizeof(char *));
+    nb = 512;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    for (int i = 1; i < argc; i++) {
+        if (0 == strcmp(argv[i], "-b") && i + 1 < argc) {
+            nb = atoi(argv[++i]);
+        } else if (0 == strcmp(argv[i], "-r") && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+        } else if (0 == strcmp(argv[i], "-M") && i + 1 < argc) {
+            only = malloc(strlen(argv[++i]) + 3);
+            sprintf(only, ",%s,", argv[i]);
+        } else if (0 == strcmp(argv[i], "--rss") && i + 1 < argc) {
+            rss_who = argv[++i];
+        } else {
+            comps[ncomp++] = argv[i];
+        }
+    }
+    if (n < 3 || nb < n || (NULL == rss_who && 0 == ncomp)) {
+        if (0 == rank) {
+            fprintf(stderr, "usage: redist_bench [-b NBLOCKS] [-r REPS] [-M MAPS] COMPONENT... | "
+                            "--rss WHO (3 ranks or more, NBLOCKS >= ranks)\n");
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    maps_init(only);
+    MPI_Datatype blk;
+    MPI_Type_contiguous(BDBL, MPI_DOUBLE, &blk);
+    MPI_Type_commit(&blk);
+    double *buf = malloc((size_t) nb * BBYTES);
+    for (size_t i = 0; i < (size_t) nb * BDBL; i++) {
+        buf[i] = (double) i;
+    }
+    if (NULL != rss_who) {
+        rss(rss_who, buf, blk);
+    } else {
+        double *buf2 = malloc((size_t) nb * BBYTES);
+        memset(buf2, 0, (size_t) nb * BBYTES);
+        if (0 == rank) {
+            printf("# %d ranks, %d slots of %zu bytes a rank (%zu MB), min of %d interleaved repeats\n",
+                   n, nb, BBYTES, (size_t) nb * BBYTES >> 20, reps);
+        }
+        bench(comps, ncomp, reps, buf, buf2, blk);
+        free(buf2);
+    }
+    MPI_Type_free(&blk);
+    free(buf);
+    free(only);
+    free(comps);
+    MPI_Finalize();
+    return 0;
+}
