@@ -3,10 +3,11 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * redist unit (the seed's unitBred): no schedule.  Rounds until done: each
- * process asks every destination for room (at most send_limit blocks in
- * all), each destination grants what its free slots allow (at most
- * recv_limit), granted blocks move one block per message, and the slots
- * they leave are free in the next round.  Symmetric, O(n) per process per
+ * process tells every destination how many blocks it has left for it,
+ * each destination offers room from its free slots (at most recv_limit),
+ * each sender takes what its send_limit allows and says so, the blocks
+ * move one block per message, and the slots they leave are free in the
+ * next round.  Symmetric, O(n) per process per
  * round.  It stalls when every process still waiting for blocks is full
  * (a cycle with no free slot): create runs the rounds on counts alone
  * first and refuses such a map (MPI_ERR_OTHER) before anything moves.
@@ -81,7 +82,10 @@ static int unit_query(mca_base_module_t **module, int *priority)
 
 typedef struct {
     int slim, rlim;             /* effective per-round limits */
-    int *want, *asked, *grant, *granted;  /* n each */
+    /* n each: want (blocks left, then room offered to me), asked (wanted
+     * from me), grant (room I offer, then blocks I will receive), granted
+     * (blocks I will send) */
+    int *want, *asked, *grant, *granted;
     ompi_request_t **reqs;      /* slim + rlim */
 } unit_sched_t;
 
@@ -105,13 +109,15 @@ static int unit_rounds(ompi_redist_t *rd, int move)
     unit_sched_t *u = rd->sched;
     ompi_communicator_t *comm = rd->comm;
     int n = rd->nprocs, me = rd->me, q, i, k, rc, round, nreq, tot[2];
-    int *left = u->want;        /* reused: blocks left per destination */
 
     for (round = 0;; round++) {
+        /* ask for everything left; receivers offer room; senders take
+         * what their send limit allows and say so (three exchanges, so a
+         * round that moves nothing is a real stall: room offered is
+         * always partly taken) */
         for (q = 0; q < n; q++) {
-            left[q] = ompi_redist_base_out_left(rd, q);
+            u->want[q] = ompi_redist_base_out_left(rd, q);
         }
-        share(n, (me + 1 + round) % n, left, u->want, u->slim);
         rc = comm->c_coll->coll_alltoall(u->want, 1, DT_INT, u->asked, 1, DT_INT, comm,
                                          comm->c_coll->coll_alltoall_module);
         if (OMPI_SUCCESS != rc) {
@@ -119,7 +125,13 @@ static int unit_rounds(ompi_redist_t *rd, int move)
         }
         share(n, (me + round) % n, u->asked, u->grant,
               rd->nfree < u->rlim ? rd->nfree : u->rlim);
-        rc = comm->c_coll->coll_alltoall(u->grant, 1, DT_INT, u->granted, 1, DT_INT, comm,
+        rc = comm->c_coll->coll_alltoall(u->grant, 1, DT_INT, u->want, 1, DT_INT, comm,
+                                         comm->c_coll->coll_alltoall_module);
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+        share(n, (me + 1 + round) % n, u->want, u->granted, u->slim);
+        rc = comm->c_coll->coll_alltoall(u->granted, 1, DT_INT, u->grant, 1, DT_INT, comm,
                                          comm->c_coll->coll_alltoall_module);
         if (OMPI_SUCCESS != rc) {
             return rc;
