@@ -92,7 +92,13 @@ struct ompi_redist_t {
     int *out_next, *in_next;    /* per peer: blocks sent / received so far */
     char *stage;                /* two blocks' spans (stage 1 at + span) */
     ompi_request_t **tok_reqs;  /* per peer: its "ready" message */
-    int *tok_val;
+    int *tok_val;               /* 2n: the tokens, then run starts */
+    int ready_sends;            /* unitcyclic: sends in ready mode */
+    int aggregate;              /* one message per action (act_type) */
+    ompi_datatype_t *block_type;  /* count elements of type */
+    ompi_datatype_t **act_type;   /* per action: its slots; NULL for cycles */
+    int nact_type;
+    int *land;                  /* nslots: scratch of the dry run */
     ompi_request_t **reqs;      /* request_limit requests */
     int request_limit;
 

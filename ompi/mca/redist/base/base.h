@@ -60,12 +60,12 @@ void *ompi_redist_base_alloc(ompi_redist_t *rd, size_t n);
 /* The largest error of all processes (every process returns the same). */
 int ompi_redist_base_agree(ompi_redist_t *rd, int rc);
 
-/* Rank-level moves (global-order schedules; see redist.h).  send: the next
- * n blocks of the out list for q, after q says it has posted receives
- * (so no block waits unexpected at q); recv: n blocks from p into free
- * slots (a block's own target slot when free); cycle: n blocks to next
- * while n come from prev into the slots they leave (zero free slots). */
-int ompi_redist_base_send(ompi_redist_t *rd, int q, int n);
+/* Rank-level moves (global-order schedules; see redist.h; run_actions
+ * runs consecutive sends and receives together).  recv: n blocks from p
+ * into free slots (a block's own target slot when free), in windows of
+ * request_limit, each announced to p once its receives are posted (so no
+ * block waits unexpected at this process); cycle: n blocks to next while
+ * n come from prev into the slots they leave (zero free slots). */
 int ompi_redist_base_recv(ompi_redist_t *rd, int p, int n);
 int ompi_redist_base_cycle(ompi_redist_t *rd, int next, int prev, int n);
 /* Put every block this process holds in its target slot (in place). */
@@ -128,6 +128,13 @@ typedef struct redist_int_list_t {
 /* Execute the action list (4 ints per redist_action_t) in rd->sched, then
  * settle. */
 int ompi_redist_base_run_actions(ompi_redist_t *rd);
+/* The cyclic schedule (rank 0 gathers the transmission graph, runs
+ * redist_cyclic_dfs, scatters the actions) into rd->sched. */
+int ompi_redist_base_cyclic_schedule(ompi_redist_t *rd);
+/* Make run_actions send each action as one message: create's dry run of
+ * the actions builds an indexed-block datatype per action over the slots
+ * it will send from or land in (collective: agrees on the result). */
+int ompi_redist_base_prepare_actions(ompi_redist_t *rd);
 
 END_C_DECLS
 

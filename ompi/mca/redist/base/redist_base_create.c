@@ -9,6 +9,7 @@
 #include "ompi_config.h"
 
 #include <stdlib.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -75,42 +76,6 @@ void ompi_redist_base_begin(ompi_redist_t *rd)
 static int wait_reqs(ompi_redist_t *rd, int n)
 {
     return n > 0 ? ompi_request_wait_all(n, rd->reqs, MPI_STATUSES_IGNORE) : OMPI_SUCCESS;
-}
-
-int ompi_redist_base_send(ompi_redist_t *rd, int q, int n)
-{
-    int w, i, rc, s;
-    while (n > 0) {
-        /* q names how many blocks it has receives posted for */
-        rc = MCA_PML_CALL(recv(&w, 1, DT_INT, q, TAG_READY, rd->comm, MPI_STATUS_IGNORE));
-        if (OMPI_SUCCESS != rc) {
-            return rc;
-        }
-        if (w < 1 || w > n || w > rd->request_limit) {
-            return OMPI_ERR_BAD_PARAM;   /* the processes disagree on the schedule */
-        }
-        for (i = 0; i < w; i++) {
-            s = rd->out_slot[rd->out_off[q] + rd->out_next[q]++];
-            rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count, rd->type, q, TAG_DATA,
-                                    MCA_PML_BASE_SEND_STANDARD, rd->comm, &rd->reqs[i]));
-            if (OMPI_SUCCESS != rc) {
-                (void) wait_reqs(rd, i);
-                return rc;
-            }
-        }
-        if (OMPI_SUCCESS != (rc = wait_reqs(rd, w))) {
-            return rc;
-        }
-        for (i = 0; i < w; i++) {
-            s = rd->out_slot[rd->out_off[q] + rd->out_next[q] - w + i];
-            rd->held[s] = REDIST_EMPTY;
-            ompi_redist_base_put_free(rd, s);
-        }
-        ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) w);
-        ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) w * rd->block_bytes);
-        n -= w;
-    }
-    return OMPI_SUCCESS;
 }
 
 int ompi_redist_base_recv(ompi_redist_t *rd, int p, int n)
@@ -251,14 +216,70 @@ void ompi_redist_base_settle(ompi_redist_t *rd)
     }
 }
 
+/* One message per action (cyclic): an indexed-block datatype over the
+ * slots the action sends from or lands in, built by create's dry run.  A
+ * rank's slots move only through its own actions, in its own order, and
+ * the free slots are taken and returned in that order too, so the dry run
+ * finds the very slots execute will use. */
+static int action_type(ompi_redist_t *rd, int idx, const int *slots, int n)
+{
+    ompi_datatype_t *dt = NULL;
+    int rc;
+    if (0 == rd->block_bytes || NULL == rd->block_type) {
+        return OMPI_SUCCESS;   /* empty blocks: count-0 messages */
+    }
+    rc = ompi_datatype_create_indexed_block(n, 1, slots, rd->block_type, &dt);
+    if (OMPI_SUCCESS == rc && OMPI_SUCCESS != (rc = ompi_datatype_commit(&dt))) {
+        ompi_datatype_destroy(&dt);
+    }
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    /* the type's description (32-byte elements in OPAL's datatype
+     * engine): what it costs this redistributor */
+    rd->extra_bytes += sizeof(*dt) + (size_t) (dt->super.desc.used + dt->super.opt_desc.used + 2)
+                       * 32;
+    rd->act_type[idx] = dt;
+    if (0 != ompi_redist_base_max_extra_bytes
+        && rd->extra_bytes > ompi_redist_base_max_extra_bytes) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Send (or, dry, plan) n blocks of action idx to q, all at once. */
+static int send_whole(ompi_redist_t *rd, int idx, int q, int n, int dry, ompi_request_t **req)
+{
+    int *sl = rd->out_slot + rd->out_off[q] + rd->out_next[q];
+    rd->out_next[q] += n;
+    if (dry) {
+        return action_type(rd, idx, sl, n);
+    }
+    ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) n);
+    ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) n * rd->block_bytes);
+    return MCA_PML_CALL(isend(rd->buf, NULL == rd->act_type[idx] ? 0 : 1,
+                              NULL == rd->act_type[idx] ? rd->type : rd->act_type[idx], q,
+                              TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm, req));
+}
+
 /* Consecutive sends of a process run at once: each starts when its
  * receiver says it is ready, in whatever order they say it.  Starting a
  * process's actions early never breaks the global-order argument (each
  * waits only on steps no later than its own), and a send frees slots, so
- * it needs none. */
-static int send_group(ompi_redist_t *rd, redist_action_t *a, int k)
+ * it needs none.  The slots sent from become free at the end of the run,
+ * in action order (the dry run's order). */
+static int send_group(ompi_redist_t *rd, redist_action_t *a, int k, int first, int dry)
 {
-    int g, w, i, rc = OMPI_SUCCESS, active = 0, s, q;
+    int g, w, i, rc = OMPI_SUCCESS, active = 0, s, q, *start = rd->tok_val + k;
+    for (g = 0; g < k; g++) {
+        start[g] = rd->out_next[a[g].peer];   /* for the frees below */
+    }
+    if (dry) {
+        for (g = 0; g < k && OMPI_SUCCESS == rc; g++) {
+            rc = send_whole(rd, first + g, a[g].peer, a[g].n, 1, NULL);
+        }
+        goto frees;
+    }
     for (g = 0; g < k && OMPI_SUCCESS == rc; g++) {
         rc = MCA_PML_CALL(irecv(&rd->tok_val[g], 1, DT_INT, a[g].peer, TAG_READY, rd->comm,
                                 &rd->tok_reqs[g]));
@@ -275,30 +296,36 @@ static int send_group(ompi_redist_t *rd, redist_action_t *a, int k)
         }
         q = a[done].peer;
         w = rd->tok_val[done];
-        if (w < 1 || w > rd->request_limit) {
-            return OMPI_ERR_BAD_PARAM;   /* the processes disagree on the schedule */
-        }
-        for (i = 0; i < w; i++) {
-            s = rd->out_slot[rd->out_off[q] + rd->out_next[q]++];
-            rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count, rd->type, q,
-                                    TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm,
-                                    &rd->reqs[i]));
-            if (OMPI_SUCCESS != rc) {
-                (void) wait_reqs(rd, i);
+        if (rd->aggregate) {
+            if (w != a[done].n) {
+                return OMPI_ERR_BAD_PARAM;   /* the processes disagree on the schedule */
+            }
+            /* q posted its receive: the send completes without us */
+            rc = send_whole(rd, first + done, q, w, 0, &rd->reqs[0]);
+            if (OMPI_SUCCESS != rc || OMPI_SUCCESS != (rc = wait_reqs(rd, 1))) {
                 return rc;
             }
+        } else {
+            if (w < 1 || w > rd->request_limit || w > a[done].n) {
+                return OMPI_ERR_BAD_PARAM;
+            }
+            for (i = 0; i < w; i++) {
+                s = rd->out_slot[rd->out_off[q] + rd->out_next[q]++];
+                rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count, rd->type, q,
+                                        TAG_DATA, rd->ready_sends ? MCA_PML_BASE_SEND_READY
+                                                                  : MCA_PML_BASE_SEND_STANDARD,
+                                        rd->comm, &rd->reqs[i]));
+                if (OMPI_SUCCESS != rc) {
+                    (void) wait_reqs(rd, i);
+                    return rc;
+                }
+            }
+            if (OMPI_SUCCESS != (rc = wait_reqs(rd, w))) {
+                return rc;
+            }
+            ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) w);
+            ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) w * rd->block_bytes);
         }
-        /* q posted these receives: the sends complete without us */
-        if (OMPI_SUCCESS != (rc = wait_reqs(rd, w))) {
-            return rc;
-        }
-        for (i = 0; i < w; i++) {
-            s = rd->out_slot[rd->out_off[q] + rd->out_next[q] - w + i];
-            rd->held[s] = REDIST_EMPTY;
-            ompi_redist_base_put_free(rd, s);
-        }
-        ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) w);
-        ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) w * rd->block_bytes);
         a[done].n -= w;   /* a is run_actions' copy */
         if (a[done].n > 0) {
             rc = MCA_PML_CALL(irecv(&rd->tok_val[done], 1, DT_INT, q, TAG_READY, rd->comm,
@@ -310,21 +337,51 @@ static int send_group(ompi_redist_t *rd, redist_action_t *a, int k)
             active--;
         }
     }
+frees:
+    for (g = 0; g < k; g++) {
+        q = a[g].peer;
+        for (i = start[g]; i < rd->out_next[q]; i++) {
+            s = rd->out_slot[rd->out_off[q] + i];
+            rd->held[s] = REDIST_EMPTY;
+            ompi_redist_base_put_free(rd, s);
+        }
+    }
     return rc;
 }
 
-/* Consecutive receives that fit in the free slots and the request limit
- * at once: every receive posted, every sender told, one wait. */
-static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k)
+/* Consecutive receives that fit in the free slots (and, one block per
+ * message, in the request limit) at once: every receive posted, every
+ * sender told, one wait. */
+static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k, int first, int dry)
 {
-    int g, i, rc = OMPI_SUCCESS, nreq = 0, t, s;
+    int g, i, rc = OMPI_SUCCESS, nreq = 0, t, s, *land = rd->land;
     for (g = 0; g < k; g++) {
         int p = a[g].peer;
         for (i = 0; i < a[g].n; i++) {
             t = rd->in_slot[rd->in_off[p] + rd->in_next[p]++];
             s = ompi_redist_base_take_free(rd, t);
             rd->held[s] = t;
-            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type, p,
+            if (dry) {
+                land[i] = s;
+            } else if (!rd->aggregate) {
+                rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type, p,
+                                        TAG_DATA, rd->comm, &rd->reqs[nreq]));
+                if (OMPI_SUCCESS != rc) {
+                    (void) wait_reqs(rd, nreq);
+                    return rc;
+                }
+                nreq++;
+            }
+        }
+        if (dry) {
+            if (OMPI_SUCCESS != (rc = action_type(rd, first + g, land, a[g].n))) {
+                return rc;
+            }
+            continue;
+        }
+        if (rd->aggregate) {
+            ompi_datatype_t *dt = rd->act_type[first + g];
+            rc = MCA_PML_CALL(irecv(rd->buf, NULL == dt ? 0 : 1, NULL == dt ? rd->type : dt, p,
                                     TAG_DATA, rd->comm, &rd->reqs[nreq]));
             if (OMPI_SUCCESS != rc) {
                 (void) wait_reqs(rd, nreq);
@@ -342,18 +399,18 @@ static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k)
     return wait_reqs(rd, nreq);
 }
 
-int ompi_redist_base_run_actions(ompi_redist_t *rd)
+static int run_actions(ompi_redist_t *rd, int dry)
 {
     const redist_int_list_t *l = rd->sched;
-    int i, j, rc = OMPI_SUCCESS, nact = l->n / 4, need;
+    int i, j, rc = OMPI_SUCCESS, nact = l->n / 4, need, limit;
     const redist_action_t *act = (const redist_action_t *) l->v;
     redist_action_t grp[64];
 
+    /* one request per action when aggregated, one per block otherwise */
     for (i = 0; i < nact && OMPI_SUCCESS == rc; i = j) {
         const redist_action_t *a = &act[i];
         j = i + 1;
         if (REDIST_ACT_SEND == a->op) {
-            /* a run of sends (windows of at most request_limit each) */
             /* distinct receivers only: a receiver's "ready" messages
              * match this process's token receives in order */
             while (j < nact && j - i < 64 && REDIST_ACT_SEND == act[j].op) {
@@ -366,26 +423,61 @@ int ompi_redist_base_run_actions(ompi_redist_t *rd)
                 j++;
             }
             memcpy(grp, a, sizeof(*a) * (j - i));
-            rc = send_group(rd, grp, j - i);
-        } else if (REDIST_ACT_RECV == a->op && a->n <= rd->request_limit) {
+            rc = send_group(rd, grp, j - i, i, dry);
+        } else if (REDIST_ACT_RECV == a->op && (rd->aggregate || a->n <= rd->request_limit)) {
             need = a->n;
-            while (j < nact && j - i < 64 && REDIST_ACT_RECV == act[j].op
-                   && need + act[j].n <= rd->request_limit && need + act[j].n <= rd->nfree) {
+            limit = rd->aggregate ? INT_MAX : rd->request_limit;
+            while (j < nact && j - i < (rd->aggregate ? rd->request_limit : 64)
+                   && REDIST_ACT_RECV == act[j].op && need + act[j].n <= limit
+                   && need + act[j].n <= rd->nfree) {
                 need += act[j++].n;
             }
-            rc = need > rd->nfree ? OMPI_ERR_BAD_PARAM : recv_group(rd, a, j - i);
+            rc = need > rd->nfree ? OMPI_ERR_BAD_PARAM : recv_group(rd, a, j - i, i, dry);
         } else if (REDIST_ACT_RECV == a->op) {
-            rc = ompi_redist_base_recv(rd, a->peer, a->n);
+            rc = dry ? OMPI_SUCCESS : ompi_redist_base_recv(rd, a->peer, a->n);
+        } else if (dry) {
+            /* bookkeeping only: the cycle's blocks stay in its slots */
+            rd->out_next[a->peer] += a->n;
+            rd->in_next[a->peer2] += a->n;
         } else {
             rc = ompi_redist_base_cycle(rd, a->peer, a->peer2, a->n);
             ompi_redist_base_count(REDIST_STAT_CYCLES, 1);
         }
     }
-    ompi_redist_base_count(REDIST_STAT_ROUNDS, (unsigned long long) nact);
-    if (OMPI_SUCCESS == rc) {
-        ompi_redist_base_settle(rd);
+    if (!dry) {
+        ompi_redist_base_count(REDIST_STAT_ROUNDS, (unsigned long long) nact);
+        if (OMPI_SUCCESS == rc) {
+            ompi_redist_base_settle(rd);
+        }
     }
     return rc;
+}
+
+int ompi_redist_base_run_actions(ompi_redist_t *rd)
+{
+    return run_actions(rd, 0);
+}
+
+int ompi_redist_base_prepare_actions(ompi_redist_t *rd)
+{
+    const redist_int_list_t *l = rd->sched;
+    int rc, nact = l->n / 4;
+    rd->aggregate = 1;
+    rd->nact_type = nact;
+    rd->act_type = ompi_redist_base_alloc(rd, sizeof(ompi_datatype_t *) * (nact + 1));
+    rd->land = ompi_redist_base_alloc(rd, sizeof(int) * (rd->nslots + 1));
+    rc = NULL == rd->act_type || NULL == rd->land ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+    if (OMPI_SUCCESS == rc && rd->block_bytes > 0) {
+        rc = ompi_datatype_create_contiguous(rd->count, rd->type, &rd->block_type);
+        if (OMPI_SUCCESS == rc) {
+            rc = ompi_datatype_commit(&rd->block_type);
+        }
+    }
+    if (OMPI_SUCCESS == rc) {
+        ompi_redist_base_begin(rd);
+        rc = run_actions(rd, 1);
+    }
+    return ompi_redist_base_agree(rd, rc);
 }
 
 /* --- plans made on a root --- */
@@ -533,6 +625,19 @@ static void rd_release(ompi_redist_t *rd)
     free(rd->free_at);
     free(rd->out_next);
     free(rd->in_next);
+    if (NULL != rd->act_type) {
+        int i;
+        for (i = 0; i < rd->nact_type; i++) {
+            if (NULL != rd->act_type[i]) {
+                ompi_datatype_destroy(&rd->act_type[i]);
+            }
+        }
+        free(rd->act_type);
+    }
+    if (NULL != rd->block_type) {
+        ompi_datatype_destroy(&rd->block_type);
+    }
+    free(rd->land);
     free(rd->stage);
     free(rd->tok_reqs);
     free(rd->tok_val);
@@ -815,7 +920,7 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
     rd->in_next = ompi_redist_base_alloc(rd, sizeof(int) * n);
     rd->stage = ompi_redist_base_alloc(rd, 2 * rd->span);
     rd->tok_reqs = ompi_redist_base_alloc(rd, sizeof(ompi_request_t *) * n);
-    rd->tok_val = ompi_redist_base_alloc(rd, sizeof(int) * n);
+    rd->tok_val = ompi_redist_base_alloc(rd, sizeof(int) * 2 * n);
     rd->reqs = ompi_redist_base_alloc(rd, sizeof(ompi_request_t *) * (rd->request_limit + 4));
     v[0] = (NULL == rd->held || NULL == rd->free_list || NULL == rd->free_at
             || NULL == rd->out_next || NULL == rd->in_next || NULL == rd->stage

@@ -5,10 +5,12 @@
  * redist cyclic (the seed's cyclicSchedulerBred, the default): rank 0
  * gathers the transmission graph (each process's free slots and blocks
  * per destination: O(n + b) off the root, O(edges) on it), runs the
- * cyclic depth-first search and hands each process its actions; every
- * block travels once, straight to its destination process.  Completes any
- * injective map, with no free slot at all (cycles of full processes move
- * in lockstep through one staging block).
+ * cyclic depth-first search and hands each process its actions
+ * (base/redist_base_cyclic.c); every block travels once, straight to its
+ * destination process, each action's blocks in one message (an
+ * indexed-block datatype built at create).  Completes any injective map,
+ * with no free slot at all (cycles of full processes move in lockstep,
+ * two blocks in flight).
  */
 #include "ompi_config.h"
 
@@ -61,66 +63,10 @@ static int cyclic_query(mca_base_module_t **module, int *priority)
     return OMPI_SUCCESS;
 }
 
-static void emit_action(void *ctx, int rank, const redist_action_t *a)
-{
-    ompi_redist_base_plan_emit(ctx, rank, &a->op, 4);
-}
-
-/* On rank 0: all[off[p]] is p's free slot count, then (to, blocks) pairs. */
-static int cyclic_plan(int n, const int *all, const int *off, redist_plan_out_t *out)
-{
-    int ne = (off[n] - n) / 2, p, i, k = 0, rc;
-    int *free_ = malloc(sizeof(int) * (n + 1)), *eoff = malloc(sizeof(int) * (n + 1));
-    int *eto = malloc(sizeof(int) * (ne + 1)), *ew = malloc(sizeof(int) * (ne + 1));
-
-    rc = (NULL == free_ || NULL == eoff || NULL == eto || NULL == ew) ? OMPI_ERR_OUT_OF_RESOURCE
-                                                                       : OMPI_SUCCESS;
-    if (OMPI_SUCCESS == rc) {
-        for (p = 0; p < n; p++) {
-            free_[p] = all[off[p]];
-            eoff[p] = k;
-            for (i = off[p] + 1; i + 1 < off[p + 1]; i += 2, k++) {
-                eto[k] = all[i];
-                ew[k] = all[i + 1];
-            }
-        }
-        eoff[n] = k;
-        switch (redist_cyclic_dfs(n, free_, eoff, eto, ew, emit_action, out)) {
-        case 0:
-            break;
-        case -1:
-            rc = OMPI_ERR_NOT_SUPPORTED;
-            break;
-        default:
-            rc = OMPI_ERR_OUT_OF_RESOURCE;
-        }
-    }
-    free(free_);
-    free(eoff);
-    free(eto);
-    free(ew);
-    return rc;
-}
-
 static int cyclic_schedule(ompi_redist_t *rd)
 {
-    int n = rd->nprocs, q, k = 1, rc;
-    int *mine = malloc(sizeof(int) * (2 * n + 1));
-    rc = ompi_redist_base_agree(rd, NULL == mine ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS);
-    if (OMPI_SUCCESS != rc) {
-        free(mine);
-        return rc;
-    }
-    mine[0] = rd->nslots - rd->nlive;
-    for (q = 0; q < n; q++) {
-        if (rd->out_off[q + 1] > rd->out_off[q]) {
-            mine[k++] = q;
-            mine[k++] = rd->out_off[q + 1] - rd->out_off[q];
-        }
-    }
-    rc = ompi_redist_base_root_plan(rd, mine, k, cyclic_plan);
-    free(mine);
-    return rc;
+    int rc = ompi_redist_base_cyclic_schedule(rd);
+    return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
 }
 
 static int cyclic_execute(ompi_redist_t *rd)

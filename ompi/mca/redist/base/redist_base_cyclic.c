@@ -2,9 +2,18 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * The cyclic scheduler's search (see redist_actions.h).  Plain C, no Open
- * MPI header: test/unit/redist-dfs.sh checks it against a simulator.
+ * The cyclic scheduler (cyclic, unitcyclic): the search over the
+ * transmission graph (redist_cyclic_dfs, plain C: test/unit/redist-dfs.sh
+ * builds it alone with -DREDIST_DFS_ONLY and checks it against a
+ * simulator), and the gather/scatter around it on rank 0.
  */
+#ifndef REDIST_DFS_ONLY
+#include "ompi_config.h"
+
+#include "ompi/constants.h"
+#include "ompi/mca/redist/base/base.h"
+#endif
+
 #include <stdlib.h>
 
 #include "ompi/mca/redist/redist_actions.h"
@@ -103,3 +112,69 @@ int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to,
     free(pos);
     return rc;
 }
+
+#ifndef REDIST_DFS_ONLY
+
+static void emit_action(void *ctx, int rank, const redist_action_t *a)
+{
+    ompi_redist_base_plan_emit(ctx, rank, &a->op, 4);
+}
+
+/* On rank 0: all[off[p]] is p's free slot count, then (to, blocks) pairs. */
+static int cyclic_plan(int n, const int *all, const int *off, redist_plan_out_t *out)
+{
+    int ne = (off[n] - n) / 2, p, i, k = 0, rc;
+    int *free_ = malloc(sizeof(int) * (n + 1)), *eoff = malloc(sizeof(int) * (n + 1));
+    int *eto = malloc(sizeof(int) * (ne + 1)), *ew = malloc(sizeof(int) * (ne + 1));
+
+    rc = (NULL == free_ || NULL == eoff || NULL == eto || NULL == ew) ? OMPI_ERR_OUT_OF_RESOURCE
+                                                                       : OMPI_SUCCESS;
+    if (OMPI_SUCCESS == rc) {
+        for (p = 0; p < n; p++) {
+            free_[p] = all[off[p]];
+            eoff[p] = k;
+            for (i = off[p] + 1; i + 1 < off[p + 1]; i += 2, k++) {
+                eto[k] = all[i];
+                ew[k] = all[i + 1];
+            }
+        }
+        eoff[n] = k;
+        switch (redist_cyclic_dfs(n, free_, eoff, eto, ew, emit_action, out)) {
+        case 0:
+            break;
+        case -1:
+            rc = OMPI_ERR_NOT_SUPPORTED;
+            break;
+        default:
+            rc = OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    free(free_);
+    free(eoff);
+    free(eto);
+    free(ew);
+    return rc;
+}
+
+int ompi_redist_base_cyclic_schedule(ompi_redist_t *rd)
+{
+    int n = rd->nprocs, q, k = 1, rc;
+    int *mine = malloc(sizeof(int) * (2 * n + 1));
+    rc = ompi_redist_base_agree(rd, NULL == mine ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS);
+    if (OMPI_SUCCESS != rc) {
+        free(mine);
+        return rc;
+    }
+    mine[0] = rd->nslots - rd->nlive;
+    for (q = 0; q < n; q++) {
+        if (rd->out_off[q + 1] > rd->out_off[q]) {
+            mine[k++] = q;
+            mine[k++] = rd->out_off[q + 1] - rd->out_off[q];
+        }
+    }
+    rc = ompi_redist_base_root_plan(rd, mine, k, cyclic_plan);
+    free(mine);
+    return rc;
+}
+
+#endif
