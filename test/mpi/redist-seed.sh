@@ -92,6 +92,12 @@ done
 # the default selection (cyclic) must complete everything
 run_seed default-4 4 ./seed
 assert_grep ', 0 refused, 0 failed$' default-4.txt "the default component refused a map"
+# unitcyclic in ready mode (MPI_Irsend: legal only because every sender
+# waits for its receiver's "posted" message)
+if grep -qx unitcyclic <<<"$COMPS"; then
+    run_seed unitcyclic-ready-4 4 --mca redist unitcyclic --mca redist_unitcyclic_ready 1 ./seed
+    assert_grep ', 0 refused, 0 failed$' unitcyclic-ready-4.txt "unitcyclic in ready mode refused a map"
+fi
 if grep -qx phase <<<"$COMPS"; then
     for np in 3 5; do
         run_seed "phase-nobreak-$np" "$np" --mca redist phase --mca redist_phase_break_cycles 0 ./seed
