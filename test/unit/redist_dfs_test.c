@@ -2,7 +2,8 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * The cyclic scheduler (redist_cyclic_dfs) against a simulator: random
+ * The rank-level schedulers (redist_cyclic_dfs; redist_phase_search with
+ * and without breaking cycles) against a simulator: random
  * injective block maps (and the seed's hard cases: a ring with no free
  * slot, one process all free, equal all-to-all) give a transmission graph;
  * the schedule is replayed step by step in its global order, checking that
@@ -41,7 +42,11 @@ static int rnd(int n)
     return (int) (rng % (unsigned long long) n);
 }
 
-/* w[p*n+q]: blocks p sends q; room[p]: free slots.  Returns steps. */
+/* 0: the cyclic DFS; 1: phases without breaking cycles; 2: with */
+static int search;
+
+/* w[p*n+q]: blocks p sends q; room[p]: free slots.  Returns steps, or -1
+ * when the search refused the map. */
 static int run(int n, const int *w, const int *room0, const char *what)
 {
     int *off = calloc(n + 1, sizeof(int)), *to = malloc(sizeof(int) * n * n);
@@ -63,7 +68,12 @@ static int run(int n, const int *w, const int *room0, const char *what)
     memcpy(room, room0, sizeof(int) * n);
     memcpy(left, w, sizeof(int) * n * n);
     memcpy(r2, room0, sizeof(int) * n);
-    rc = redist_cyclic_dfs(n, room, off, to, ew, emit, &l);
+    rc = 0 == search ? redist_cyclic_dfs(n, room, off, to, ew, emit, &l)
+                     : redist_phase_search(n, room, off, to, ew, 2 == search, emit, &l, NULL);
+    if (1 == search && -1 == rc) {
+        free(off), free(to), free(ew), free(room), free(left), free(r2), free(l.s);
+        return -1;
+    }
     CHECK(0 == rc, "%s: the scheduler gave up (%d)", what, rc);
     for (i = 0; i < l.n;) {
         step_t *s = &l.s[i];
@@ -145,7 +155,7 @@ static void random_case(int n, int maxslots, int freepct, int *w, int *room)
     free(slots), free(owner), free(perm);
 }
 
-int main(void)
+static void all_cases(void)
 {
     int n, t, p, q, steps;
     int w[64 * 64], room[64];
@@ -158,7 +168,11 @@ int main(void)
             room[p] = 0;
         }
         steps = run(n, w, room, "ring, 0 free");
-        CHECK(steps == n, "ring of %d, 0 free: %d steps (one cycle expected)", n, steps);
+        if (0 == search) {
+            CHECK(steps == n, "ring of %d, 0 free: %d steps (one cycle expected)", n, steps);
+        } else if (1 == search) {
+            CHECK(-1 == steps, "ring of %d, 0 free: phases without breaking cycles completed", n);
+        }
     }
     /* exp 4: process 0 all free, the others send to each other */
     for (n = 4; n <= 32; n *= 2) {
@@ -182,10 +196,26 @@ int main(void)
         }
         run(n, w, room, "all-to-all");
     }
+    /* a ring with one free slot each: phases must complete it */
+    for (n = 2; n <= 16; n++) {
+        memset(w, 0, sizeof(int) * n * n);
+        for (p = 0; p < n; p++) {
+            w[p * n + (p + 1) % n] = 30;
+            room[p] = 1;
+        }
+        CHECK(run(n, w, room, "ring, 1 free") > 0, "ring of %d with a free slot refused", n);
+    }
     for (t = 0; t < 3000; t++) {
         n = 2 + rnd(20);
         random_case(n, 40, t % 3 == 0 ? 0 : rnd(60), w, room);
         run(n, w, room, "random");
+    }
+}
+
+int main(void)
+{
+    for (search = 0; search < 3; search++) {
+        all_cases();
     }
     printf("redist_dfs_test: OK\n");
     return 0;

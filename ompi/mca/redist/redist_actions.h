@@ -35,4 +35,15 @@ typedef void (*redist_act_emit_fn_t)(void *ctx, int rank, const redist_action_t 
 int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
                       redist_act_emit_fn_t emit, void *ctx);
 
+/* The phase scheduler (Pinar and Hendrickson's phases; the seed's
+ * phaseBred): in each phase every process receives at most the free slots
+ * it had when the phase began, shared among its senders round-robin
+ * (the first sender moves on by one each phase); all of a phase's moves
+ * can run at once.  A phase that can move nothing means every process
+ * still waiting is full: with break_cycles, one block goes round a cycle
+ * of them (a cycle step of n = 1); without, -1 (the map needs a cycle
+ * broken).  Consumes room and edge_w; *phases gets the phase count. */
+int redist_phase_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
+                        int break_cycles, redist_act_emit_fn_t emit, void *ctx, int *phases);
+
 #endif

@@ -117,10 +117,10 @@ static inline int ompi_redist_base_in_left(const ompi_redist_t *rd, int p)
  * component cannot complete the map). */
 typedef struct redist_plan_out_t redist_plan_out_t;
 typedef int (*redist_plan_fn_t)(int nprocs, const int *all, const int *off,
-                                redist_plan_out_t *out);
+                                redist_plan_out_t *out, void *ctx);
 void ompi_redist_base_plan_emit(redist_plan_out_t *out, int rank, const int *v, int k);
 int ompi_redist_base_root_plan(ompi_redist_t *rd, const int *mine, int nmine,
-                               redist_plan_fn_t plan);
+                               redist_plan_fn_t plan, void *ctx);
 typedef struct redist_int_list_t {
     int n;
     int v[];
@@ -128,9 +128,11 @@ typedef struct redist_int_list_t {
 /* Execute the action list (4 ints per redist_action_t) in rd->sched, then
  * settle. */
 int ompi_redist_base_run_actions(ompi_redist_t *rd);
-/* The cyclic schedule (rank 0 gathers the transmission graph, runs
- * redist_cyclic_dfs, scatters the actions) into rd->sched. */
-int ompi_redist_base_cyclic_schedule(ompi_redist_t *rd);
+/* A rank-level schedule into rd->sched: rank 0 gathers the transmission
+ * graph and runs a search (REDIST_SEARCH_*), each process gets its
+ * actions. */
+enum { REDIST_SEARCH_DFS = 0, REDIST_SEARCH_PHASES = 1, REDIST_SEARCH_PHASES_BREAK = 2 };
+int ompi_redist_base_graph_schedule(ompi_redist_t *rd, int search);
 /* Make run_actions send each action as one message: create's dry run of
  * the actions builds an indexed-block datatype per action over the slots
  * it will send from or land in (collective: agrees on the result). */

@@ -523,7 +523,7 @@ void ompi_redist_base_plan_emit(redist_plan_out_t *o, int rank, const int *v, in
 }
 
 int ompi_redist_base_root_plan(ompi_redist_t *rd, const int *mine, int nmine,
-                               redist_plan_fn_t plan)
+                               redist_plan_fn_t plan, void *ctx)
 {
     ompi_communicator_t *comm = rd->comm;
     int n = rd->nprocs, q, rc = OMPI_SUCCESS, nget = 0;
@@ -555,7 +555,7 @@ int ompi_redist_base_root_plan(ompi_redist_t *rd, const int *mine, int nmine,
                                         comm->c_coll->coll_gatherv_module);
     }
     if (OMPI_SUCCESS == rc && 0 == rd->me) {
-        rc = plan(n, all, displ, &o);
+        rc = plan(n, all, displ, &o, ctx);
         if (o.oom) {
             rc = OMPI_ERR_OUT_OF_RESOURCE;
         }

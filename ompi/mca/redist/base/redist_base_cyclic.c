@@ -2,10 +2,11 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * The cyclic scheduler (cyclic, unitcyclic): the search over the
- * transmission graph (redist_cyclic_dfs, plain C: test/unit/redist-dfs.sh
- * builds it alone with -DREDIST_DFS_ONLY and checks it against a
- * simulator), and the gather/scatter around it on rank 0.
+ * The rank-level schedulers (cyclic, unitcyclic: the depth-first search;
+ * phase: phases): searches over the transmission graph (plain C:
+ * test/unit/redist-dfs.sh builds them alone with -DREDIST_DFS_ONLY and
+ * checks them against a simulator), and the gather/scatter around them on
+ * rank 0.
  */
 #ifndef REDIST_DFS_ONLY
 #include "ompi_config.h"
@@ -14,7 +15,9 @@
 #include "ompi/mca/redist/base/base.h"
 #endif
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ompi/mca/redist/redist_actions.h"
 
@@ -113,6 +116,111 @@ int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to,
     return rc;
 }
 
+int redist_phase_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
+                        int break_cycles, redist_act_emit_fn_t emit, void *ctx, int *phases)
+{
+    int ne = edge_off[n], *budget = malloc(sizeof(int) * (n + 1));
+    int *x = calloc(ne + 1, sizeof(int)), *pos = malloc(sizeof(int) * (n + 1));
+    int *path = malloc(sizeof(int) * (n + 1)), *pe = malloc(sizeof(int) * (n + 1));
+    int phase = 0, rc = 0, e, k, u, v, moved, left, len;
+    redist_action_t a;
+
+    if (NULL == budget || NULL == x || NULL == pos || NULL == path || NULL == pe) {
+        rc = -2;
+        goto out;
+    }
+    for (;;) {
+        for (left = 0, e = 0; e < ne; e++) {
+            left += edge_w[e] > 0;
+        }
+        if (0 == left) {
+            break;
+        }
+        memcpy(budget, room, sizeof(int) * n);
+        moved = 0;
+        for (k = 0; k < n; k++) {
+            u = (phase + k) % n;
+            for (e = edge_off[u]; e < edge_off[u + 1]; e++) {
+                v = edge_to[e];
+                x[e] = edge_w[e] < budget[v] ? edge_w[e] : budget[v];
+                budget[v] -= x[e];
+                moved += x[e];
+            }
+        }
+        if (moved > 0) {
+            for (u = 0; u < n; u++) {
+                for (e = edge_off[u]; e < edge_off[u + 1]; e++) {
+                    if (x[e] > 0) {
+                        v = edge_to[e];
+                        a.op = REDIST_ACT_SEND, a.peer = v, a.peer2 = -1, a.n = x[e];
+                        emit(ctx, u, &a);
+                        a.op = REDIST_ACT_RECV, a.peer = u;
+                        emit(ctx, v, &a);
+                        edge_w[e] -= x[e];
+                        room[v] -= x[e];
+                        room[u] += x[e];
+                        x[e] = 0;
+                    }
+                }
+            }
+            phase++;
+            continue;
+        }
+        if (!break_cycles) {
+            rc = -1;
+            break;
+        }
+        /* every process still waiting is full and so sends: walk out
+         * edges from any of them until a process repeats */
+        for (u = 0; u < n; u++) {
+            pos[u] = -1;
+        }
+        for (u = 0; u < n; u++) {
+            for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
+            }
+            if (e < edge_off[u + 1]) {
+                break;
+            }
+        }
+        len = 0;
+        while (u < n && pos[u] < 0) {
+            for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
+            }
+            if (e == edge_off[u + 1]) {
+                u = n;   /* a full process with nothing to send: not injective */
+                break;
+            }
+            pos[u] = len;
+            path[len] = u;
+            pe[len++] = e;
+            u = edge_to[e];
+        }
+        if (u >= n) {
+            rc = -1;
+            break;
+        }
+        for (k = pos[u]; k < len; k++) {
+            a.op = REDIST_ACT_CYCLE;
+            a.peer = k + 1 < len ? path[k + 1] : u;
+            a.peer2 = k > pos[u] ? path[k - 1] : path[len - 1];
+            a.n = 1;
+            emit(ctx, path[k], &a);
+            edge_w[pe[k]]--;
+        }
+        phase++;
+    }
+out:
+    if (NULL != phases) {
+        *phases = phase;
+    }
+    free(budget);
+    free(x);
+    free(pos);
+    free(path);
+    free(pe);
+    return rc;
+}
+
 #ifndef REDIST_DFS_ONLY
 
 static void emit_action(void *ctx, int rank, const redist_action_t *a)
@@ -121,8 +229,9 @@ static void emit_action(void *ctx, int rank, const redist_action_t *a)
 }
 
 /* On rank 0: all[off[p]] is p's free slot count, then (to, blocks) pairs. */
-static int cyclic_plan(int n, const int *all, const int *off, redist_plan_out_t *out)
+static int cyclic_plan(int n, const int *all, const int *off, redist_plan_out_t *out, void *ctx)
 {
+    int search = (int) (intptr_t) ctx;   /* 0: cyclic DFS; 1, 2: phases (2: break cycles) */
     int ne = (off[n] - n) / 2, p, i, k = 0, rc;
     int *free_ = malloc(sizeof(int) * (n + 1)), *eoff = malloc(sizeof(int) * (n + 1));
     int *eto = malloc(sizeof(int) * (ne + 1)), *ew = malloc(sizeof(int) * (ne + 1));
@@ -139,7 +248,9 @@ static int cyclic_plan(int n, const int *all, const int *off, redist_plan_out_t 
             }
         }
         eoff[n] = k;
-        switch (redist_cyclic_dfs(n, free_, eoff, eto, ew, emit_action, out)) {
+        switch (0 == search ? redist_cyclic_dfs(n, free_, eoff, eto, ew, emit_action, out)
+                            : redist_phase_search(n, free_, eoff, eto, ew, 2 == search,
+                                                  emit_action, out, NULL)) {
         case 0:
             break;
         case -1:
@@ -156,7 +267,7 @@ static int cyclic_plan(int n, const int *all, const int *off, redist_plan_out_t 
     return rc;
 }
 
-int ompi_redist_base_cyclic_schedule(ompi_redist_t *rd)
+int ompi_redist_base_graph_schedule(ompi_redist_t *rd, int search)
 {
     int n = rd->nprocs, q, k = 1, rc;
     int *mine = malloc(sizeof(int) * (2 * n + 1));
@@ -172,7 +283,7 @@ int ompi_redist_base_cyclic_schedule(ompi_redist_t *rd)
             mine[k++] = rd->out_off[q + 1] - rd->out_off[q];
         }
     }
-    rc = ompi_redist_base_root_plan(rd, mine, k, cyclic_plan);
+    rc = ompi_redist_base_root_plan(rd, mine, k, cyclic_plan, (void *) (intptr_t) search);
     free(mine);
     return rc;
 }

@@ -101,13 +101,14 @@ static void move(cs_ctx_t *c, int src, int dst)
 }
 
 /* On rank 0: all[off[p]] is p's slot count, then (rank, slot) per slot. */
-static int cs_plan(int n, const int *all, const int *off, redist_plan_out_t *out)
+static int cs_plan(int n, const int *all, const int *off, redist_plan_out_t *out, void *ctx)
 {
     int p, s, g, t, src, cur, total = 0, rc = OMPI_SUCCESS;
     int *base = malloc(sizeof(int) * (n + 1)), *owner = NULL, *target = NULL, *inv = NULL;
     char *moved = NULL;
     cs_ctx_t c;
 
+    (void) ctx;
     if (NULL == base) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -195,7 +196,7 @@ static int cs_schedule(ompi_redist_t *rd)
         mine[1 + 2 * s] = rd->dest_rank[s];
         mine[2 + 2 * s] = rd->dest_slot[s];
     }
-    rc = ompi_redist_base_root_plan(rd, mine, 2 * rd->nslots + 1, cs_plan);
+    rc = ompi_redist_base_root_plan(rd, mine, 2 * rd->nslots + 1, cs_plan, NULL);
     free(mine);
     return rc;
 }

@@ -65,7 +65,7 @@ static int cyclic_query(mca_base_module_t **module, int *priority)
 
 static int cyclic_schedule(ompi_redist_t *rd)
 {
-    int rc = ompi_redist_base_cyclic_schedule(rd);
+    int rc = ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_DFS);
     return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
 }
 

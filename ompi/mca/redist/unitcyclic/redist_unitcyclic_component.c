@@ -27,7 +27,7 @@ static const mca_redist_base_module_t unitcyclic_module = {
     .release = unitcyclic_release,
 };
 static int unitcyclic_priority = 30;
-static int ready = 0;
+static bool ready = false;
 
 mca_redist_base_component_t mca_redist_unitcyclic_component = {
     .base_version = {
@@ -68,8 +68,8 @@ static int unitcyclic_query(mca_base_module_t **module, int *priority)
 
 static int unitcyclic_schedule(ompi_redist_t *rd)
 {
-    int rc = ompi_redist_base_cyclic_schedule(rd);
-    return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
+    rd->ready_sends = ready;
+    return ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_DFS);
 }
 
 static int unitcyclic_execute(ompi_redist_t *rd)
