@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # redist's rank-level schedulers (cyclic's depth-first search over the
-# transmission graph; phase's phases, with and without breaking cycles)
+# transmission graph; phase's phases, with and without breaking cycles;
+# park's phases with parking)
 # replayed by a simulator: never overfills a process, cycles close, every
 # edge ends empty; rings with no free slot take one DFS cycle and are
 # refused by phases that may not break cycles; 3,000 random injective maps

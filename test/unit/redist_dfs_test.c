@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * The rank-level schedulers (redist_cyclic_dfs; redist_phase_search with
- * and without breaking cycles) against a simulator: random
+ * and without breaking cycles; redist_park_search) against a simulator
+ * (parked blocks held where they were parked until sent on): random
  * injective block maps (and the seed's hard cases: a ring with no free
  * slot, one process all free, equal all-to-all) give a transmission graph;
  * the schedule is replayed step by step in its global order, checking that
@@ -42,7 +43,7 @@ static int rnd(int n)
     return (int) (rng % (unsigned long long) n);
 }
 
-/* 0: the cyclic DFS; 1: phases without breaking cycles; 2: with */
+/* 0: the cyclic DFS; 1: phases without breaking cycles; 2: with; 3: park */
 static int search;
 
 /* w[p*n+q]: blocks p sends q; room[p]: free slots.  Returns steps, or -1
@@ -52,6 +53,7 @@ static int run(int n, const int *w, const int *room0, const char *what)
     int *off = calloc(n + 1, sizeof(int)), *to = malloc(sizeof(int) * n * n);
     int *ew = malloc(sizeof(int) * n * n), *room = malloc(sizeof(int) * n);
     int *left = malloc(sizeof(int) * n * n), *r2 = malloc(sizeof(int) * n);
+    int *parked = calloc(n * n, sizeof(int));   /* [r*n+v]: held at r for v */
     int p, q, k = 0, i, j, rc;
     log_t l = {0};
 
@@ -69,15 +71,46 @@ static int run(int n, const int *w, const int *room0, const char *what)
     memcpy(left, w, sizeof(int) * n * n);
     memcpy(r2, room0, sizeof(int) * n);
     rc = 0 == search ? redist_cyclic_dfs(n, room, off, to, ew, emit, &l)
-                     : redist_phase_search(n, room, off, to, ew, 2 == search, emit, &l, NULL);
+         : 3 == search ? redist_park_search(n, room, off, to, ew, emit, &l, NULL)
+                       : redist_phase_search(n, room, off, to, ew, 2 == search, emit, &l, NULL);
     if (1 == search && -1 == rc) {
-        free(off), free(to), free(ew), free(room), free(left), free(r2), free(l.s);
+        free(off), free(to), free(ew), free(room), free(left), free(r2), free(l.s), free(parked);
         return -1;
     }
     CHECK(0 == rc, "%s: the scheduler gave up (%d)", what, rc);
     for (i = 0; i < l.n;) {
         step_t *s = &l.s[i];
-        if (REDIST_ACT_SEND == s->a.op) {
+        if (REDIST_ACT_SEND == s->a.op && s->a.peer2 >= 0) {
+            /* parking: u's blocks for peer2 held at peer */
+            int r = s->a.peer, v = s->a.peer2;
+            p = s->rank;
+            CHECK(i + 1 < l.n && REDIST_ACT_RECV_PARK == l.s[i + 1].a.op && l.s[i + 1].rank == r
+                  && l.s[i + 1].a.peer == p && l.s[i + 1].a.n == s->a.n,
+                  "%s: step %d: parking without its receive", what, i);
+            CHECK(left[p * n + v] >= s->a.n, "%s: step %d: parks more than %d has for %d", what,
+                  i, p, v);
+            CHECK(r2[r] >= s->a.n, "%s: step %d: %d parks %d with %d free", what, i, r, s->a.n,
+                  r2[r]);
+            left[p * n + v] -= s->a.n;
+            parked[r * n + v] += s->a.n;
+            r2[r] -= s->a.n;
+            r2[p] += s->a.n;
+            i += 2;
+        } else if (REDIST_ACT_SEND_PARKED == s->a.op) {
+            int r = s->rank, v = s->a.peer;
+            CHECK(i + 1 < l.n && REDIST_ACT_RECV == l.s[i + 1].a.op && l.s[i + 1].rank == v
+                  && l.s[i + 1].a.peer == r && l.s[i + 1].a.peer2 >= 0
+                  && l.s[i + 1].a.n == s->a.n, "%s: step %d: a parked send without its receive",
+                  what, i);
+            CHECK(parked[r * n + v] >= s->a.n, "%s: step %d: %d sends on more than it holds",
+                  what, i, r);
+            CHECK(r2[v] >= s->a.n, "%s: step %d: %d receives %d with %d free", what, i, v,
+                  s->a.n, r2[v]);
+            parked[r * n + v] -= s->a.n;
+            r2[v] -= s->a.n;
+            r2[r] += s->a.n;
+            i += 2;
+        } else if (REDIST_ACT_SEND == s->a.op) {
             CHECK(i + 1 < l.n && REDIST_ACT_RECV == l.s[i + 1].a.op
                   && l.s[i + 1].rank == s->a.peer && l.s[i + 1].a.peer == s->rank
                   && l.s[i + 1].a.n == s->a.n, "%s: step %d: a send without its receive", what, i);
@@ -113,8 +146,10 @@ static int run(int n, const int *w, const int *room0, const char *what)
     }
     for (p = 0; p < n * n; p++) {
         CHECK(0 == left[p], "%s: %d blocks left from %d to %d", what, left[p], p / n, p % n);
+        CHECK(0 == parked[p], "%s: %d blocks left parked at %d for %d", what, parked[p], p / n,
+              p % n);
     }
-    free(off), free(to), free(ew), free(room), free(left), free(r2), free(l.s);
+    free(off), free(to), free(ew), free(room), free(left), free(r2), free(l.s), free(parked);
     return l.n;
 }
 
@@ -214,7 +249,7 @@ static void all_cases(void)
 
 int main(void)
 {
-    for (search = 0; search < 3; search++) {
+    for (search = 0; search < 4; search++) {
         all_cases();
     }
     printf("redist_dfs_test: OK\n");

@@ -99,6 +99,10 @@ struct ompi_redist_t {
     ompi_datatype_t **act_type;   /* per action: its slots; NULL for cycles */
     int nact_type;
     int *land;                  /* nslots: scratch of the dry run */
+    /* park: the slots of held batches, batch k at park_slot[batch_off[k]
+     * .. batch_off[k+1]), batch_next[k] sent on so far */
+    int *park_slot, *batch_off, *batch_next;
+    int npark, nbatch;
     ompi_request_t **reqs;      /* request_limit requests */
     int request_limit;
 
@@ -107,7 +111,7 @@ struct ompi_redist_t {
     size_t extra_bytes;         /* what create allocated for this redistributor */
 };
 
-enum { REDIST_EMPTY = -1, REDIST_OUT = -2 };
+enum { REDIST_EMPTY = -1, REDIST_OUT = -2, REDIST_PARKED = -3 };
 /* dest_rank of a free slot (MPIX_REDIST_FREE in mpi-ext.h) */
 #define REDIST_FREE_RANK (-1)
 

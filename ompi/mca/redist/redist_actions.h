@@ -16,7 +16,12 @@ enum {
     REDIST_ACT_SEND = 1,   /* send n blocks to peer (the next ones of its out list) */
     REDIST_ACT_RECV = 2,   /* receive n blocks from peer into free slots */
     REDIST_ACT_CYCLE = 3,  /* send n to peer while n come from peer2, slot for slot */
+    REDIST_ACT_RECV_PARK = 4,   /* receive n blocks from peer to hold for others (a batch) */
+    REDIST_ACT_SEND_PARKED = 5, /* send n blocks of held batch peer2 on to peer */
 };
+/* SEND with peer2 >= 0: the blocks are the next ones of the out list for
+ * peer2, parked at peer; RECV with peer2 >= 0: the blocks are peer2's,
+ * forwarded by peer (the next ones of peer2's in list). */
 typedef struct redist_action_t {
     int op, peer, peer2, n;
 } redist_action_t;
@@ -45,5 +50,13 @@ int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to,
  * broken).  Consumes room and edge_w; *phases gets the phase count. */
 int redist_phase_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
                         int break_cycles, redist_act_emit_fn_t emit, void *ctx, int *phases);
+
+/* Pinar and Hendrickson's phases with parking (park): phases as above
+ * (blocks parked earlier go on first); when a phase can move nothing, a
+ * full process that waits for blocks parks some of its outgoing ones on a
+ * process with room that waits for nothing (they travel twice), and only
+ * when no such room exists, one block goes round a cycle. */
+int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
+                       redist_act_emit_fn_t emit, void *ctx, int *phases);
 
 #endif

@@ -91,7 +91,7 @@ static inline void ompi_redist_base_put_free(ompi_redist_t *rd, int s)
 }
 static inline int ompi_redist_base_take_free(ompi_redist_t *rd, int t)
 {
-    int s = rd->free_at[t] >= 0 ? t : rd->free_list[rd->nfree - 1];
+    int s = t >= 0 && rd->free_at[t] >= 0 ? t : rd->free_list[rd->nfree - 1];
     int last = rd->free_list[--rd->nfree], at = rd->free_at[s];
     rd->free_list[at] = last;
     rd->free_at[last] = at;
@@ -131,7 +131,8 @@ int ompi_redist_base_run_actions(ompi_redist_t *rd);
 /* A rank-level schedule into rd->sched: rank 0 gathers the transmission
  * graph and runs a search (REDIST_SEARCH_*), each process gets its
  * actions. */
-enum { REDIST_SEARCH_DFS = 0, REDIST_SEARCH_PHASES = 1, REDIST_SEARCH_PHASES_BREAK = 2 };
+enum { REDIST_SEARCH_DFS = 0, REDIST_SEARCH_PHASES = 1, REDIST_SEARCH_PHASES_BREAK = 2,
+       REDIST_SEARCH_PARK = 3 };
 int ompi_redist_base_graph_schedule(ompi_redist_t *rd, int search);
 /* Make run_actions send each action as one message: create's dry run of
  * the actions builds an indexed-block datatype per action over the slots

@@ -71,6 +71,10 @@ void ompi_redist_base_begin(ompi_redist_t *rd)
     }
     memset(rd->out_next, 0, sizeof(int) * rd->nprocs);
     memset(rd->in_next, 0, sizeof(int) * rd->nprocs);
+    rd->npark = rd->nbatch = 0;
+    if (NULL != rd->batch_off) {
+        rd->batch_off[0] = 0;
+    }
 }
 
 static int wait_reqs(ompi_redist_t *rd, int n)
@@ -247,18 +251,34 @@ static int action_type(ompi_redist_t *rd, int idx, const int *slots, int n)
     return OMPI_SUCCESS;
 }
 
-/* Send (or, dry, plan) n blocks of action idx to q, all at once. */
-static int send_whole(ompi_redist_t *rd, int idx, int q, int n, int dry, ompi_request_t **req)
+/* The slots of a sending action's next n blocks (and move its cursor). */
+static const int *send_slots(ompi_redist_t *rd, const redist_action_t *a, int n)
 {
-    int *sl = rd->out_slot + rd->out_off[q] + rd->out_next[q];
-    rd->out_next[q] += n;
+    const int *sl;
+    int list;
+    if (REDIST_ACT_SEND_PARKED == a->op) {
+        sl = rd->park_slot + rd->batch_off[a->peer2] + rd->batch_next[a->peer2];
+        rd->batch_next[a->peer2] += n;
+        return sl;
+    }
+    list = a->peer2 >= 0 ? a->peer2 : a->peer;
+    sl = rd->out_slot + rd->out_off[list] + rd->out_next[list];
+    rd->out_next[list] += n;
+    return sl;
+}
+
+/* Send (or, dry, plan) n blocks of action idx, all at once. */
+static int send_whole(ompi_redist_t *rd, int idx, const redist_action_t *a, int n, int dry,
+                      ompi_request_t **req)
+{
+    const int *sl = send_slots(rd, a, n);
     if (dry) {
         return action_type(rd, idx, sl, n);
     }
     ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) n);
     ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) n * rd->block_bytes);
     return MCA_PML_CALL(isend(rd->buf, NULL == rd->act_type[idx] ? 0 : 1,
-                              NULL == rd->act_type[idx] ? rd->type : rd->act_type[idx], q,
+                              NULL == rd->act_type[idx] ? rd->type : rd->act_type[idx], a->peer,
                               TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm, req));
 }
 
@@ -270,13 +290,15 @@ static int send_whole(ompi_redist_t *rd, int idx, int q, int n, int dry, ompi_re
  * in action order (the dry run's order). */
 static int send_group(ompi_redist_t *rd, redist_action_t *a, int k, int first, int dry)
 {
-    int g, w, i, rc = OMPI_SUCCESS, active = 0, s, q, *start = rd->tok_val + k;
-    for (g = 0; g < k; g++) {
-        start[g] = rd->out_next[a[g].peer];   /* for the frees below */
+    int g, w, i, rc = OMPI_SUCCESS, active = 0, q, gn[64];
+    const int *gsl[64];
+    for (g = 0; g < k; g++) {   /* each action's slots, for the frees below */
+        gsl[g] = send_slots(rd, &a[g], 0);
+        gn[g] = a[g].n;
     }
     if (dry) {
         for (g = 0; g < k && OMPI_SUCCESS == rc; g++) {
-            rc = send_whole(rd, first + g, a[g].peer, a[g].n, 1, NULL);
+            rc = send_whole(rd, first + g, &a[g], a[g].n, 1, NULL);
         }
         goto frees;
     }
@@ -301,17 +323,18 @@ static int send_group(ompi_redist_t *rd, redist_action_t *a, int k, int first, i
                 return OMPI_ERR_BAD_PARAM;   /* the processes disagree on the schedule */
             }
             /* q posted its receive: the send completes without us */
-            rc = send_whole(rd, first + done, q, w, 0, &rd->reqs[0]);
+            rc = send_whole(rd, first + done, &a[done], w, 0, &rd->reqs[0]);
             if (OMPI_SUCCESS != rc || OMPI_SUCCESS != (rc = wait_reqs(rd, 1))) {
                 return rc;
             }
         } else {
+            const int *sl;
             if (w < 1 || w > rd->request_limit || w > a[done].n) {
                 return OMPI_ERR_BAD_PARAM;
             }
+            sl = send_slots(rd, &a[done], w);
             for (i = 0; i < w; i++) {
-                s = rd->out_slot[rd->out_off[q] + rd->out_next[q]++];
-                rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count, rd->type, q,
+                rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, sl[i]), rd->count, rd->type, q,
                                         TAG_DATA, rd->ready_sends ? MCA_PML_BASE_SEND_READY
                                                                   : MCA_PML_BASE_SEND_STANDARD,
                                         rd->comm, &rd->reqs[i]));
@@ -339,11 +362,9 @@ static int send_group(ompi_redist_t *rd, redist_action_t *a, int k, int first, i
     }
 frees:
     for (g = 0; g < k; g++) {
-        q = a[g].peer;
-        for (i = start[g]; i < rd->out_next[q]; i++) {
-            s = rd->out_slot[rd->out_off[q] + i];
-            rd->held[s] = REDIST_EMPTY;
-            ompi_redist_base_put_free(rd, s);
+        for (i = 0; i < gn[g]; i++) {
+            rd->held[gsl[g][i]] = REDIST_EMPTY;
+            ompi_redist_base_put_free(rd, gsl[g][i]);
         }
     }
     return rc;
@@ -356,11 +377,18 @@ static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k, int fi
 {
     int g, i, rc = OMPI_SUCCESS, nreq = 0, t, s, *land = rd->land;
     for (g = 0; g < k; g++) {
-        int p = a[g].peer;
+        int p = a[g].peer, list = a[g].peer2 >= 0 ? a[g].peer2 : p;
+        int park = REDIST_ACT_RECV_PARK == a[g].op;
         for (i = 0; i < a[g].n; i++) {
-            t = rd->in_slot[rd->in_off[p] + rd->in_next[p]++];
-            s = ompi_redist_base_take_free(rd, t);
-            rd->held[s] = t;
+            if (park) {   /* held for another process: any free slot */
+                s = ompi_redist_base_take_free(rd, -1);
+                rd->held[s] = REDIST_PARKED;
+                rd->park_slot[rd->npark++] = s;
+            } else {
+                t = rd->in_slot[rd->in_off[list] + rd->in_next[list]++];
+                s = ompi_redist_base_take_free(rd, t);
+                rd->held[s] = t;
+            }
             if (dry) {
                 land[i] = s;
             } else if (!rd->aggregate) {
@@ -371,6 +399,13 @@ static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k, int fi
                     return rc;
                 }
                 nreq++;
+            }
+        }
+        if (park) {
+            rd->batch_next[rd->nbatch] = 0;
+            rd->batch_off[++rd->nbatch] = rd->npark;
+            if (!dry) {
+                ompi_redist_base_count(REDIST_STAT_PARKED, (unsigned long long) a[g].n);
             }
         }
         if (dry) {
@@ -410,10 +445,11 @@ static int run_actions(ompi_redist_t *rd, int dry)
     for (i = 0; i < nact && OMPI_SUCCESS == rc; i = j) {
         const redist_action_t *a = &act[i];
         j = i + 1;
-        if (REDIST_ACT_SEND == a->op) {
+        if (REDIST_ACT_SEND == a->op || REDIST_ACT_SEND_PARKED == a->op) {
             /* distinct receivers only: a receiver's "ready" messages
              * match this process's token receives in order */
-            while (j < nact && j - i < 64 && REDIST_ACT_SEND == act[j].op) {
+            while (j < nact && j - i < 64
+                   && (REDIST_ACT_SEND == act[j].op || REDIST_ACT_SEND_PARKED == act[j].op)) {
                 int g;
                 for (g = i; g < j && act[g].peer != act[j].peer; g++) {
                 }
@@ -424,11 +460,13 @@ static int run_actions(ompi_redist_t *rd, int dry)
             }
             memcpy(grp, a, sizeof(*a) * (j - i));
             rc = send_group(rd, grp, j - i, i, dry);
-        } else if (REDIST_ACT_RECV == a->op && (rd->aggregate || a->n <= rd->request_limit)) {
+        } else if ((REDIST_ACT_RECV == a->op || REDIST_ACT_RECV_PARK == a->op)
+                   && (rd->aggregate || a->n <= rd->request_limit)) {
             need = a->n;
             limit = rd->aggregate ? INT_MAX : rd->request_limit;
             while (j < nact && j - i < (rd->aggregate ? rd->request_limit : 64)
-                   && REDIST_ACT_RECV == act[j].op && need + act[j].n <= limit
+                   && (REDIST_ACT_RECV == act[j].op || REDIST_ACT_RECV_PARK == act[j].op)
+                   && need + act[j].n <= limit
                    && need + act[j].n <= rd->nfree) {
                 need += act[j++].n;
             }
@@ -638,6 +676,9 @@ static void rd_release(ompi_redist_t *rd)
         ompi_datatype_destroy(&rd->block_type);
     }
     free(rd->land);
+    free(rd->park_slot);
+    free(rd->batch_off);
+    free(rd->batch_next);
     free(rd->stage);
     free(rd->tok_reqs);
     free(rd->tok_val);

@@ -221,6 +221,177 @@ out:
     return rc;
 }
 
+typedef struct {
+    int r, v, u, k, w;   /* held at r for v, from u, batch k at r, blocks left */
+} park_edge_t;
+
+static void emit4(redist_act_emit_fn_t emit, void *ctx, int rank, int op, int peer, int peer2,
+                  int n)
+{
+    redist_action_t a = {op, peer, peer2, n};
+    emit(ctx, rank, &a);
+}
+
+int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
+                       redist_act_emit_fn_t emit, void *ctx, int *phases)
+{
+    int *budget = malloc(sizeof(int) * (n + 1));
+    int *waiting = malloc(sizeof(int) * (n + 1)), *nbatch = calloc(n + 1, sizeof(int));
+    int *pos = malloc(sizeof(int) * (n + 1)), *path = malloc(sizeof(int) * (n + 1));
+    int *pe = malloc(sizeof(int) * (n + 1));
+    park_edge_t *pk = NULL;
+    int npk = 0, cappk = 0, phase = 0, rc = 0, e, k, u, v, r, x, moved, left, len, i;
+
+    if (NULL == budget || NULL == waiting || NULL == nbatch || NULL == pos || NULL == path
+        || NULL == pe) {
+        rc = -2;
+        goto out;
+    }
+    for (;;) {
+        left = 0;
+        memset(waiting, 0, sizeof(int) * n);
+        for (u = 0; u < n; u++) {
+            for (e = edge_off[u]; e < edge_off[u + 1]; e++) {
+                if (edge_w[e] > 0) {
+                    left++;
+                    waiting[edge_to[e]] = 1;
+                }
+            }
+        }
+        for (i = 0; i < npk; i++) {
+            if (pk[i].w > 0) {
+                left++;
+                waiting[pk[i].v] = 1;
+            }
+        }
+        if (0 == left) {
+            break;
+        }
+        memcpy(budget, room, sizeof(int) * n);
+        moved = 0;
+        /* parked blocks go on first: they hold room at processes that wait
+         * for nothing */
+        for (i = 0; i < npk; i++) {
+            v = pk[i].v;
+            x = pk[i].w < budget[v] ? pk[i].w : budget[v];
+            if (x > 0) {
+                emit4(emit, ctx, pk[i].r, REDIST_ACT_SEND_PARKED, v, pk[i].k, x);
+                emit4(emit, ctx, v, REDIST_ACT_RECV, pk[i].r, pk[i].u, x);
+                pk[i].w -= x;
+                budget[v] -= x;
+                room[v] -= x;
+                room[pk[i].r] += x;
+                moved += x;
+            }
+        }
+        for (k = 0; k < n; k++) {
+            u = (phase + k) % n;
+            for (e = edge_off[u]; e < edge_off[u + 1]; e++) {
+                v = edge_to[e];
+                x = edge_w[e] < budget[v] ? edge_w[e] : budget[v];
+                if (x > 0) {
+                    emit4(emit, ctx, u, REDIST_ACT_SEND, v, -1, x);
+                    emit4(emit, ctx, v, REDIST_ACT_RECV, u, -1, x);
+                    edge_w[e] -= x;
+                    budget[v] -= x;
+                    room[v] -= x;
+                    room[u] += x;
+                    moved += x;
+                }
+            }
+        }
+        if (0 == moved) {
+            /* park: a waiting process's outgoing blocks on processes with
+             * room that wait for nothing (they will never need it) */
+            for (k = 0; k < n; k++) {
+                u = (phase + k) % n;
+                if (!waiting[u]) {
+                    continue;
+                }
+                for (e = edge_off[u]; e < edge_off[u + 1]; e++) {
+                    for (r = 0; r < n && edge_w[e] > 0; r++) {
+                        if (r == u || waiting[r] || budget[r] <= 0) {
+                            continue;
+                        }
+                        x = edge_w[e] < budget[r] ? edge_w[e] : budget[r];
+                        if (npk == cappk) {
+                            park_edge_t *t;
+                            cappk = cappk ? 2 * cappk : 64;
+                            t = realloc(pk, sizeof(*pk) * cappk);
+                            if (NULL == t) {
+                                rc = -2;
+                                goto out;
+                            }
+                            pk = t;
+                        }
+                        pk[npk].r = r, pk[npk].v = edge_to[e], pk[npk].u = u;
+                        pk[npk].k = nbatch[r]++, pk[npk].w = x;
+                        npk++;
+                        emit4(emit, ctx, u, REDIST_ACT_SEND, r, edge_to[e], x);
+                        emit4(emit, ctx, r, REDIST_ACT_RECV_PARK, u, -1, x);
+                        edge_w[e] -= x;
+                        budget[r] -= x;
+                        room[r] -= x;
+                        room[u] += x;
+                        moved += x;
+                    }
+                }
+            }
+        }
+        if (moved > 0) {
+            phase++;
+            continue;
+        }
+        /* no room anywhere useful: one block round a cycle of full,
+         * waiting processes (each still has direct edges out) */
+        for (u = 0; u < n; u++) {
+            pos[u] = -1;
+        }
+        for (u = 0; u < n; u++) {
+            for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
+            }
+            if (e < edge_off[u + 1]) {
+                break;
+            }
+        }
+        len = 0;
+        while (u < n && pos[u] < 0) {
+            for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
+            }
+            if (e == edge_off[u + 1]) {
+                u = n;
+                break;
+            }
+            pos[u] = len;
+            path[len] = u;
+            pe[len++] = e;
+            u = edge_to[e];
+        }
+        if (u >= n) {
+            rc = -1;
+            break;
+        }
+        for (k = pos[u]; k < len; k++) {
+            emit4(emit, ctx, path[k], REDIST_ACT_CYCLE, k + 1 < len ? path[k + 1] : u,
+                  k > pos[u] ? path[k - 1] : path[len - 1], 1);
+            edge_w[pe[k]]--;
+        }
+        phase++;
+    }
+out:
+    if (NULL != phases) {
+        *phases = phase;
+    }
+    free(budget);
+    free(waiting);
+    free(nbatch);
+    free(pos);
+    free(path);
+    free(pe);
+    free(pk);
+    return rc;
+}
+
 #ifndef REDIST_DFS_ONLY
 
 static void emit_action(void *ctx, int rank, const redist_action_t *a)
@@ -231,7 +402,7 @@ static void emit_action(void *ctx, int rank, const redist_action_t *a)
 /* On rank 0: all[off[p]] is p's free slot count, then (to, blocks) pairs. */
 static int cyclic_plan(int n, const int *all, const int *off, redist_plan_out_t *out, void *ctx)
 {
-    int search = (int) (intptr_t) ctx;   /* 0: cyclic DFS; 1, 2: phases (2: break cycles) */
+    int search = (int) (intptr_t) ctx;   /* REDIST_SEARCH_* */
     int ne = (off[n] - n) / 2, p, i, k = 0, rc;
     int *free_ = malloc(sizeof(int) * (n + 1)), *eoff = malloc(sizeof(int) * (n + 1));
     int *eto = malloc(sizeof(int) * (ne + 1)), *ew = malloc(sizeof(int) * (ne + 1));
@@ -248,9 +419,13 @@ static int cyclic_plan(int n, const int *all, const int *off, redist_plan_out_t 
             }
         }
         eoff[n] = k;
-        switch (0 == search ? redist_cyclic_dfs(n, free_, eoff, eto, ew, emit_action, out)
-                            : redist_phase_search(n, free_, eoff, eto, ew, 2 == search,
-                                                  emit_action, out, NULL)) {
+        switch (REDIST_SEARCH_DFS == search
+                    ? redist_cyclic_dfs(n, free_, eoff, eto, ew, emit_action, out)
+                    : REDIST_SEARCH_PARK == search
+                    ? redist_park_search(n, free_, eoff, eto, ew, emit_action, out, NULL)
+                    : redist_phase_search(n, free_, eoff, eto, ew,
+                                          REDIST_SEARCH_PHASES_BREAK == search, emit_action, out,
+                                          NULL)) {
         case 0:
             break;
         case -1:
