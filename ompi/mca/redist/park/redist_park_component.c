@@ -64,17 +64,26 @@ static int park_query(mca_base_module_t **module, int *priority)
 
 static int park_schedule(ompi_redist_t *rd)
 {
-    int rc;
-    /* the batches this process may hold: at most one slot each */
-    rd->park_slot = ompi_redist_base_alloc(rd, sizeof(int) * (rd->nslots + 1));
-    rd->batch_off = ompi_redist_base_alloc(rd, sizeof(int) * (rd->nslots + 2));
-    rd->batch_next = ompi_redist_base_alloc(rd, sizeof(int) * (rd->nslots + 1));
+    const redist_int_list_t *l;
+    int rc = ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_PARK), i, nb = 0, np = 0;
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    /* room to record every batch this process will hold (over the whole
+     * execution a slot may hold several in turn) */
+    l = rd->sched;
+    for (i = 0; i + 3 < l->n; i += 4) {
+        if (REDIST_ACT_RECV_PARK == l->v[i]) {
+            nb++;
+            np += l->v[i + 3];
+        }
+    }
+    rd->park_slot = ompi_redist_base_alloc(rd, sizeof(int) * (np + 1));
+    rd->batch_off = ompi_redist_base_alloc(rd, sizeof(int) * (nb + 2));
+    rd->batch_next = ompi_redist_base_alloc(rd, sizeof(int) * (nb + 1));
     rc = ompi_redist_base_agree(rd, NULL == rd->park_slot || NULL == rd->batch_off
                                             || NULL == rd->batch_next
                                         ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS);
-    if (OMPI_SUCCESS == rc) {
-        rc = ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_PARK);
-    }
     return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
 }
 
