@@ -712,6 +712,8 @@ static int mpi_class(int rc)
         return MPI_ERR_NO_MEM;
     case OMPI_ERR_NOT_SUPPORTED:
         return MPI_ERR_OTHER;
+    case OMPI_ERR_BAD_PARAM:
+        return MPI_ERR_ARG;
     default:
         return rc > 0 ? rc : MPI_ERR_INTERN;
     }
@@ -761,7 +763,10 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
     rd->request_limit = ompi_redist_base_request_limit;
 
     /* 1. what this process can check alone */
-    if (NULL != info) {
+    if (!mca_base_framework_is_open(&ompi_redist_base_framework)) {
+        fault(comm, &err, MPI_ERR_UNSUPPORTED_OPERATION, "the redist framework did not open "
+              "in MPI_Init (see the message printed then)");
+    } else if (NULL != info) {
         (void) opal_info_get(info, "redist_component", sizeof(name) - 1, name, &flag);
         if (flag) {
             comp = ompi_redist_base_find(name);
@@ -985,7 +990,8 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
     rd->dest_slot = dest_slot;
     rc = mpi_class(comp->module->schedule(rd));
     rd->dest_rank = rd->dest_slot = NULL;
-    if (MPI_SUCCESS != rc && 0 == me && comm->error_handler != &ompi_mpi_errors_return.eh) {
+    if ((MPI_ERR_OTHER == rc || MPI_ERR_NO_MEM == rc) && 0 == me
+        && comm->error_handler != &ompi_mpi_errors_return.eh) {
         opal_show_help("help-redist-base.txt", "no-schedule", true,
                        comp->base_version.mca_component_name, comm->c_name,
                        MPI_ERR_NO_MEM == rc ? "it needs more memory than it may use "

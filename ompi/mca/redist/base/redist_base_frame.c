@@ -108,6 +108,9 @@ void ompi_redist_base_note_schedule_time(double seconds)
 const mca_redist_base_component_t *ompi_redist_base_find(const char *name)
 {
     mca_base_component_list_item_t *cli;
+    if (!mca_base_framework_is_open(&ompi_redist_base_framework)) {
+        return NULL;
+    }
     OPAL_LIST_FOREACH (cli, &ompi_redist_base_framework.framework_components,
                        mca_base_component_list_item_t) {
         if (0 == strcmp(cli->cli_component->mca_component_name, name)) {
