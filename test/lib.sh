@@ -20,6 +20,30 @@ mpirun_t() {
     "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe "$@"
 }
 
+# run_to SECONDS OUT mpirun-args...: mpirun_t under a time limit, output in
+# OUT; a hang fails the test saying so, any other exit status is returned.
+run_to() {
+    local secs=$1 out=$2 rc=0; shift 2
+    timeout -k 10 "$secs" bash -c "$(declare -f mpirun_t); mpirun_t \"\$@\"" mpirun_t "$@" \
+        >"$out" 2>&1 || rc=$?
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        tail -n 20 "$out"; fail "hung: no end after ${secs}s: mpirun $*"
+    fi
+    return $rc
+}
+
+# redist_components: the redist components ompi_info lists, the seed's
+# six first; cyclic, unit and cycleshift must be there.
+redist_components() {
+    local all c
+    all=$("$OMPI_INFO" --parsable | awk -F: '$1 == "mca" && $2 == "redist" && $3 != "base" {print $3}' | sort -u)
+    for c in cyclic unit cycleshift; do
+        grep -qx "$c" <<<"$all" || fail "ompi_info --parsable lists no redist component $c (it lists: $(echo $all))"
+    done
+    for c in cyclic unit cycleshift unitcyclic phase park; do grep -x "$c" <<<"$all" || true; done
+    grep -vxE 'cyclic|unit|cycleshift|unitcyclic|phase|park' <<<"$all" || true
+}
+
 # build_mpi SRC OUT [extra mpicc args]: compile a test program with mpicc.
 build_mpi() {
     local src=$1 out=$2; shift 2

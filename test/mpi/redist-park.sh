@@ -7,10 +7,10 @@
 . "$TEST_LIB"
 build_mpi "$TOP/test/mpi/src/redist_park.c" park
 for np in 4 6; do
-    timeout -k 10 120 bash -c "$(declare -f mpirun_t); mpirun_t -np $np ./park park 1" >park-$np.txt 2>&1 \
-        || { tail -20 park-$np.txt; fail "park on $np ranks: wrong blocks, no parking or a hang"; }
+    run_to 120 park-$np.txt -np $np ./park park 1 \
+        || { tail -20 park-$np.txt; fail "park on $np ranks: wrong blocks or no parking"; }
     cat park-$np.txt; assert_grep "^redist_park: OK$" park-$np.txt
 done
-timeout -k 10 120 bash -c "$(declare -f mpirun_t); mpirun_t -np 4 ./park cyclic 0" >cyclic.txt 2>&1 \
+run_to 120 cyclic.txt -np 4 ./park cyclic 0 \
     || { tail -20 cyclic.txt; fail "cyclic parked blocks or lost one"; }
 cat cyclic.txt; assert_grep "^redist_park: OK$" cyclic.txt

@@ -14,26 +14,6 @@
 # (test 3) and complete tests 1 and 4 (free slots to receive into).
 . "$TEST_LIB"
 
-# mpirun_t under a time limit: a hang fails, saying so
-export -f mpirun_t
-run_to() {  # SECONDS OUT mpirun-args...
-    local secs=$1 out=$2 rc=0; shift 2
-    timeout -k 10 "$secs" bash -c 'mpirun_t "$@"' mpirun_t "$@" >"$out" 2>&1 || rc=$?
-    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-        tail -n 20 "$out"; fail "hung: no end after ${secs}s: mpirun $*"
-    fi
-    return $rc
-}
-# The redist components, from ompi_info --parsable, planned ones first.
-redist_components() {
-    local all c
-    all=$("$OMPI_INFO" --parsable | awk -F: '$1 == "mca" && $2 == "redist" && $3 != "base" {print $3}' | sort -u)
-    for c in cyclic unit cycleshift; do
-        grep -qx "$c" <<<"$all" || fail "ompi_info --parsable lists no redist component $c (it lists: $(echo $all))"
-    done
-    for c in cyclic unit cycleshift unitcyclic phase park; do grep -x "$c" <<<"$all" || true; done
-    grep -vxE 'cyclic|unit|cycleshift|unitcyclic|phase|park' <<<"$all" || true
-}
 COMPS=$(redist_components)
 echo "redist components: $(echo $COMPS)"
 

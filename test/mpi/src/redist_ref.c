@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * A naive reference implementation of the MADRE API, only to check the
- * test programs (redist_seed.c, redist_random.c, redist_bad.c) and the
- * benchmark before the real extension is installed:
+ * test programs (redist_seed.c, redist_random.c, redist_bad.c): its
+ * definitions take the place of libmpi's (redist-seed.sh builds
  *     mpicc -DREDIST_REF redist_seed.c redist_ref.c
+ * and plants faults in it that the checks must catch).
  * Not in place: execute copies the live blocks into a second buffer and
  * moves them with one MPI_Alltoallv.  It validates the arguments with the
  * same error classes as the extension, honours
@@ -27,18 +28,8 @@
 #include <string.h>
 
 #if !defined(OMPI_HAVE_MPI_EXT_MADRE) || !OMPI_HAVE_MPI_EXT_MADRE
-typedef struct ompi_redist_t *MPIX_Redist;
-#define MPIX_REDIST_NULL ((MPIX_Redist) 0)
-#define MPIX_REDIST_FREE (-1)
+#error "mpi-ext.h does not provide the MADRE extension (OMPI_HAVE_MPI_EXT_MADRE)"
 #endif
-int MPIX_Redist_create(void *buf, int nblocks, int count, MPI_Datatype type,
-                       const int dest_rank[], const int dest_slot[], MPI_Info info,
-                       MPI_Comm comm, MPIX_Redist *rd);
-int MPIX_Redist_execute(MPIX_Redist rd);
-int MPIX_Redist_free(MPIX_Redist *rd);
-int MPIX_Redistribute(void *buf, int nblocks, int count, MPI_Datatype type,
-                      const int dest_rank[], const int dest_slot[], MPI_Info info,
-                      MPI_Comm comm);
 int redist_ref_pvar(const char *name, void *value);
 
 struct ompi_redist_t {

@@ -35,21 +35,7 @@
 #include <string.h>
 
 #if !defined(OMPI_HAVE_MPI_EXT_MADRE) || !OMPI_HAVE_MPI_EXT_MADRE
-#ifndef REDIST_REF
 #error "mpi-ext.h does not provide the MADRE extension (OMPI_HAVE_MPI_EXT_MADRE)"
-#endif
-/* the API as in ompi/mpiext/madre/c/mpiext_madre_c.h, for redist_ref.c */
-typedef struct ompi_redist_t *MPIX_Redist;
-#define MPIX_REDIST_NULL ((MPIX_Redist) 0)
-#define MPIX_REDIST_FREE (-1)
-int MPIX_Redist_create(void *buf, int nblocks, int count, MPI_Datatype type,
-                       const int dest_rank[], const int dest_slot[], MPI_Info info,
-                       MPI_Comm comm, MPIX_Redist *rd);
-int MPIX_Redist_execute(MPIX_Redist rd);
-int MPIX_Redist_free(MPIX_Redist *rd);
-int MPIX_Redistribute(void *buf, int nblocks, int count, MPI_Datatype type,
-                      const int dest_rank[], const int dest_slot[], MPI_Info info,
-                      MPI_Comm comm);
 #endif
 #ifdef REDIST_REF
 int redist_ref_pvar(const char *name, void *value); /* redist_ref.c's stand-in for MPI_T */

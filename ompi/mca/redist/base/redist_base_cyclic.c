@@ -116,13 +116,57 @@ int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to,
     return rc;
 }
 
+/* Nothing can move and every process still waiting for blocks is full,
+ * so it still sends (the map is injective): walk out edges from any
+ * process with blocks left until one repeats, and pass one block round
+ * that cycle.  -1 if a walk ends at a process with nothing to send. */
+static int break_one_cycle(int n, const int *edge_off, const int *edge_to, int *edge_w,
+                           int *pos, int *path, int *pe, redist_act_emit_fn_t emit, void *ctx)
+{
+    int u, e, k, len = 0;
+    redist_action_t a;
+    for (u = 0; u < n; u++) {
+        pos[u] = -1;
+    }
+    for (u = 0; u < n; u++) {
+        for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
+        }
+        if (e < edge_off[u + 1]) {
+            break;
+        }
+    }
+    while (u < n && pos[u] < 0) {
+        for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
+        }
+        if (e == edge_off[u + 1]) {
+            return -1;   /* full with nothing to send: not injective */
+        }
+        pos[u] = len;
+        path[len] = u;
+        pe[len++] = e;
+        u = edge_to[e];
+    }
+    if (u >= n) {
+        return -1;
+    }
+    for (k = pos[u]; k < len; k++) {
+        a.op = REDIST_ACT_CYCLE;
+        a.peer = k + 1 < len ? path[k + 1] : u;
+        a.peer2 = k > pos[u] ? path[k - 1] : path[len - 1];
+        a.n = 1;
+        emit(ctx, path[k], &a);
+        edge_w[pe[k]]--;
+    }
+    return 0;
+}
+
 int redist_phase_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
                         int break_cycles, redist_act_emit_fn_t emit, void *ctx, int *phases)
 {
     int ne = edge_off[n], *budget = malloc(sizeof(int) * (n + 1));
     int *x = calloc(ne + 1, sizeof(int)), *pos = malloc(sizeof(int) * (n + 1));
     int *path = malloc(sizeof(int) * (n + 1)), *pe = malloc(sizeof(int) * (n + 1));
-    int phase = 0, rc = 0, e, k, u, v, moved, left, len;
+    int phase = 0, rc = 0, e, k, u, v, moved, left;
     redist_action_t a;
 
     if (NULL == budget || NULL == x || NULL == pos || NULL == path || NULL == pe) {
@@ -170,42 +214,9 @@ int redist_phase_search(int n, int *room, const int *edge_off, const int *edge_t
             rc = -1;
             break;
         }
-        /* every process still waiting is full and so sends: walk out
-         * edges from any of them until a process repeats */
-        for (u = 0; u < n; u++) {
-            pos[u] = -1;
-        }
-        for (u = 0; u < n; u++) {
-            for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
-            }
-            if (e < edge_off[u + 1]) {
-                break;
-            }
-        }
-        len = 0;
-        while (u < n && pos[u] < 0) {
-            for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
-            }
-            if (e == edge_off[u + 1]) {
-                u = n;   /* a full process with nothing to send: not injective */
-                break;
-            }
-            pos[u] = len;
-            path[len] = u;
-            pe[len++] = e;
-            u = edge_to[e];
-        }
-        if (u >= n) {
+        if (0 != break_one_cycle(n, edge_off, edge_to, edge_w, pos, path, pe, emit, ctx)) {
             rc = -1;
             break;
-        }
-        for (k = pos[u]; k < len; k++) {
-            a.op = REDIST_ACT_CYCLE;
-            a.peer = k + 1 < len ? path[k + 1] : u;
-            a.peer2 = k > pos[u] ? path[k - 1] : path[len - 1];
-            a.n = 1;
-            emit(ctx, path[k], &a);
-            edge_w[pe[k]]--;
         }
         phase++;
     }
@@ -240,7 +251,7 @@ int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to
     int *pos = malloc(sizeof(int) * (n + 1)), *path = malloc(sizeof(int) * (n + 1));
     int *pe = malloc(sizeof(int) * (n + 1));
     park_edge_t *pk = NULL;
-    int npk = 0, cappk = 0, phase = 0, rc = 0, e, k, u, v, r, x, moved, left, len, i;
+    int npk = 0, cappk = 0, phase = 0, rc = 0, e, k, u, v, r, x, moved, left, i;
 
     if (NULL == budget || NULL == waiting || NULL == nbatch || NULL == pos || NULL == path
         || NULL == pe) {
@@ -342,39 +353,9 @@ int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to
             phase++;
             continue;
         }
-        /* no room anywhere useful: one block round a cycle of full,
-         * waiting processes (each still has direct edges out) */
-        for (u = 0; u < n; u++) {
-            pos[u] = -1;
-        }
-        for (u = 0; u < n; u++) {
-            for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
-            }
-            if (e < edge_off[u + 1]) {
-                break;
-            }
-        }
-        len = 0;
-        while (u < n && pos[u] < 0) {
-            for (e = edge_off[u]; e < edge_off[u + 1] && 0 == edge_w[e]; e++) {
-            }
-            if (e == edge_off[u + 1]) {
-                u = n;
-                break;
-            }
-            pos[u] = len;
-            path[len] = u;
-            pe[len++] = e;
-            u = edge_to[e];
-        }
-        if (u >= n) {
+        if (0 != break_one_cycle(n, edge_off, edge_to, edge_w, pos, path, pe, emit, ctx)) {
             rc = -1;
             break;
-        }
-        for (k = pos[u]; k < len; k++) {
-            emit4(emit, ctx, path[k], REDIST_ACT_CYCLE, k + 1 < len ? path[k + 1] : u,
-                  k > pos[u] ? path[k - 1] : path[len - 1], 1);
-            edge_w[pe[k]]--;
         }
         phase++;
     }
