@@ -13,7 +13,9 @@
  *
  * All calls are collective.  Errors come back through the communicator's
  * error handler with the same error class on every rank; a failed create
- * or execute leaves every buffer as it was.
+ * leaves every buffer as it was (every check and every refusal happens
+ * there).  Execute fails only if communication itself fails, and the
+ * buffers' contents are then undefined.
  */
 
 typedef struct ompi_redist_t *MPIX_Redist;
