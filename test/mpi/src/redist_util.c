@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "redist_err.h"
+
 #if !defined(OMPI_HAVE_MPI_EXT_MADRE) || !OMPI_HAVE_MPI_EXT_MADRE
 #error "mpi-ext.h does not provide the MADRE extension (OMPI_HAVE_MPI_EXT_MADRE)"
 #endif
@@ -60,23 +62,6 @@ __attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt,
     exit(1);
 }
 
-static const char *err_name(int cls)
-{
-    static char s[32];
-    switch (cls) {
-    case MPI_SUCCESS: return "MPI_SUCCESS";
-    case MPI_ERR_COUNT: return "MPI_ERR_COUNT";
-    case MPI_ERR_TYPE: return "MPI_ERR_TYPE";
-    case MPI_ERR_COMM: return "MPI_ERR_COMM";
-    case MPI_ERR_RANK: return "MPI_ERR_RANK";
-    case MPI_ERR_ARG: return "MPI_ERR_ARG";
-    case MPI_ERR_OTHER: return "MPI_ERR_OTHER";
-    case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM";
-    case MPI_ERR_INTERN: return "MPI_ERR_INTERN";
-    }
-    snprintf(s, sizeof(s), "class %d", cls);
-    return s;
-}
 
 static int err_class(int rc)
 {

@@ -790,7 +790,8 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
         rd->block_bytes = (size_t) count * tsize;
         rd->span_lb = tlb;
         rd->span = count > 0 ? (size_t) ((count - 1) * ext + text) : 0;
-        if (count > 0 && tsize > 0 && (ext <= 0 || tlb < 0 || tlb + (ptrdiff_t) rd->span > rd->stride)) {
+        if (count > 0 && tsize > 0
+            && (ext <= 0 || tlb < 0 || tlb + (ptrdiff_t) rd->span > rd->stride)) {
             fault(comm, &err, MPI_ERR_TYPE, "a block of count elements of this datatype "
                   "reaches outside its slot (lower bound %d, extent %d)", (int) tlb,
                   (int) ext);

@@ -160,78 +160,6 @@ static int break_one_cycle(int n, const int *edge_off, const int *edge_to, int *
     return 0;
 }
 
-int redist_phase_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
-                        int break_cycles, redist_act_emit_fn_t emit, void *ctx, int *phases)
-{
-    int ne = edge_off[n], *budget = malloc(sizeof(int) * (n + 1));
-    int *x = calloc(ne + 1, sizeof(int)), *pos = malloc(sizeof(int) * (n + 1));
-    int *path = malloc(sizeof(int) * (n + 1)), *pe = malloc(sizeof(int) * (n + 1));
-    int phase = 0, rc = 0, e, k, u, v, moved, left;
-    redist_action_t a;
-
-    if (NULL == budget || NULL == x || NULL == pos || NULL == path || NULL == pe) {
-        rc = -2;
-        goto out;
-    }
-    for (;;) {
-        for (left = 0, e = 0; e < ne; e++) {
-            left += edge_w[e] > 0;
-        }
-        if (0 == left) {
-            break;
-        }
-        memcpy(budget, room, sizeof(int) * n);
-        moved = 0;
-        for (k = 0; k < n; k++) {
-            u = (phase + k) % n;
-            for (e = edge_off[u]; e < edge_off[u + 1]; e++) {
-                v = edge_to[e];
-                x[e] = edge_w[e] < budget[v] ? edge_w[e] : budget[v];
-                budget[v] -= x[e];
-                moved += x[e];
-            }
-        }
-        if (moved > 0) {
-            for (u = 0; u < n; u++) {
-                for (e = edge_off[u]; e < edge_off[u + 1]; e++) {
-                    if (x[e] > 0) {
-                        v = edge_to[e];
-                        a.op = REDIST_ACT_SEND, a.peer = v, a.peer2 = -1, a.n = x[e];
-                        emit(ctx, u, &a);
-                        a.op = REDIST_ACT_RECV, a.peer = u;
-                        emit(ctx, v, &a);
-                        edge_w[e] -= x[e];
-                        room[v] -= x[e];
-                        room[u] += x[e];
-                        x[e] = 0;
-                    }
-                }
-            }
-            phase++;
-            continue;
-        }
-        if (!break_cycles) {
-            rc = -1;
-            break;
-        }
-        if (0 != break_one_cycle(n, edge_off, edge_to, edge_w, pos, path, pe, emit, ctx)) {
-            rc = -1;
-            break;
-        }
-        phase++;
-    }
-out:
-    if (NULL != phases) {
-        *phases = phase;
-    }
-    free(budget);
-    free(x);
-    free(pos);
-    free(path);
-    free(pe);
-    return rc;
-}
-
 typedef struct {
     int r, v, u, k, w;   /* held at r for v, from u, batch k at r, blocks left */
 } park_edge_t;
@@ -243,8 +171,13 @@ static void emit4(redist_act_emit_fn_t emit, void *ctx, int rank, int op, int pe
     emit(ctx, rank, &a);
 }
 
-int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
-                       redist_act_emit_fn_t emit, void *ctx, int *phases)
+/* The phases of phase (mode PH_STOP: refuse a map that needs a cycle
+ * broken; PH_BREAK: break it) and park (PH_PARK: park before breaking). */
+enum { PH_STOP, PH_BREAK, PH_PARK };
+
+static int phases_search(int n, int *room, const int *edge_off, const int *edge_to,
+                         int *edge_w, int mode, redist_act_emit_fn_t emit, void *ctx,
+                         int *phases)
 {
     int *budget = malloc(sizeof(int) * (n + 1));
     int *waiting = malloc(sizeof(int) * (n + 1)), *nbatch = calloc(n + 1, sizeof(int));
@@ -281,7 +214,7 @@ int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to
         memcpy(budget, room, sizeof(int) * n);
         moved = 0;
         /* parked blocks go on first: they hold room at processes that wait
-         * for nothing */
+         * for nothing (none but in park mode) */
         for (i = 0; i < npk; i++) {
             v = pk[i].v;
             x = pk[i].w < budget[v] ? pk[i].w : budget[v];
@@ -295,6 +228,8 @@ int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to
                 moved += x;
             }
         }
+        /* direct moves: each receiver's room at the phase's start, shared
+         * round-robin among its senders (the first one moves on each phase) */
         for (k = 0; k < n; k++) {
             u = (phase + k) % n;
             for (e = edge_off[u]; e < edge_off[u + 1]; e++) {
@@ -311,7 +246,7 @@ int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to
                 }
             }
         }
-        if (0 == moved) {
+        if (0 == moved && PH_PARK == mode) {
             /* park: a waiting process's outgoing blocks on processes with
              * room that wait for nothing (they will never need it) */
             for (k = 0; k < n; k++) {
@@ -353,7 +288,8 @@ int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to
             phase++;
             continue;
         }
-        if (0 != break_one_cycle(n, edge_off, edge_to, edge_w, pos, path, pe, emit, ctx)) {
+        if (PH_STOP == mode
+            || 0 != break_one_cycle(n, edge_off, edge_to, edge_w, pos, path, pe, emit, ctx)) {
             rc = -1;
             break;
         }
@@ -371,6 +307,19 @@ out:
     free(pe);
     free(pk);
     return rc;
+}
+
+int redist_phase_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
+                        int break_cycles, redist_act_emit_fn_t emit, void *ctx, int *phases)
+{
+    return phases_search(n, room, edge_off, edge_to, edge_w, break_cycles ? PH_BREAK : PH_STOP,
+                         emit, ctx, phases);
+}
+
+int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
+                       redist_act_emit_fn_t emit, void *ctx, int *phases)
+{
+    return phases_search(n, room, edge_off, edge_to, edge_w, PH_PARK, emit, ctx, phases);
 }
 
 #ifndef REDIST_DFS_ONLY
