@@ -40,7 +40,7 @@ stamp() { date +%s; }
 # Debian packages the build, the components and the tests need.
 PACKAGES="gcc make perl autoconf automake libtool flex m4 patch tar xz-utils
   ccache pkg-config libpmix-dev libhwloc-dev libevent-dev zlib1g-dev
-  liblz4-dev libzstd-dev liblzo2-dev libbz2-dev
+  liblz4-dev libzstd-dev liblzo2-dev libbz2-dev libbdd-dev
   openssh-client iproute2 procps"
 
 install_deps() {

@@ -1,0 +1,364 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * The grpmap framework's Open MPI side: MCA variables, MPI_T statistics,
+ * and the hooks the group code calls (base.h).
+ */
+#include "ompi_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "opal/mca/base/base.h"
+#include "opal/mca/base/mca_base_pvar.h"
+#include "opal/util/output.h"
+#include "opal/util/show_help.h"
+#include "ompi/constants.h"
+#include "ompi/group/group.h"
+#include "ompi/proc/proc.h"
+#include "ompi/mca/grpmap/base/base.h"
+
+#include "ompi/mca/grpmap/base/static-components.h"
+
+static int strategy = GRPMAP_STRATEGY_HYBRID;
+static double alpha = 0.25;
+static int min_size = 1024;
+
+/* open representations, the packed permutation last */
+static const grpmap_repr_t **reprs;
+static int nreprs;
+static grpmap_engine_t engine;
+static int ready;
+
+/* MPI_T statistics (updated with atomics: groups are built by any thread) */
+static unsigned long long stat_bytes, stat_dense_bytes, stat_groups, stat_lookups;
+static double stat_build_time;
+static unsigned long long *stat_per_repr;   /* nreprs + 1 (composite) */
+
+static int grpmap_base_register(mca_base_register_flag_t flags);
+
+MCA_BASE_FRAMEWORK_DECLARE(ompi, grpmap, "Compressed group maps (group rank -> world rank)",
+                           grpmap_base_register, NULL, NULL,
+                           mca_grpmap_base_static_components, 0);
+
+static void register_pvar(const char *name, const char *desc, int var_class,
+                          mca_base_var_type_t type, void *ctx)
+{
+    (void) mca_base_pvar_register("ompi", "grpmap", "base", name, desc, OPAL_INFO_LVL_4,
+                                  var_class, type, NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+                                  MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                  NULL, NULL, NULL, ctx);
+}
+
+static int grpmap_base_register(mca_base_register_flag_t flags)
+{
+    static const mca_base_var_enum_value_t strategies[] = {
+        {GRPMAP_STRATEGY_SPACE, "space"},
+        {GRPMAP_STRATEGY_TIME, "time"},
+        {GRPMAP_STRATEGY_HYBRID, "hybrid"},
+        {0, NULL}};
+    mca_base_var_enum_t *e = NULL;
+    (void) flags;
+
+    (void) mca_base_var_enum_create("grpmap_base_strategy", strategies, &e);
+    (void) mca_base_var_register("ompi", "grpmap", "base", "strategy",
+                                 "How a group's map form is picked: space (the smallest), "
+                                 "time (the fastest of 100 random lookups, every form built), "
+                                 "hybrid (least alpha*ln(time) + (1-alpha)*ln(bytes) over "
+                                 "estimates, only the pick built)",
+                                 MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_4,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &strategy);
+    OBJ_RELEASE(e);
+    (void) mca_base_var_register("ompi", "grpmap", "base", "alpha",
+                                 "Weight of lookup time against bytes in the hybrid strategy "
+                                 "(0 <= alpha <= 1; 0: bytes only, 1: time only)",
+                                 MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &alpha);
+    (void) mca_base_var_register("ompi", "grpmap", "base", "min_size",
+                                 "Groups with fewer members keep Open MPI's dense table of "
+                                 "process pointers (0: every group is offered to the strategy)",
+                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_4,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &min_size);
+
+    register_pvar("bytes", "Bytes held by the maps of this process's live groups "
+                  "(compressed forms with their headers, dense tables at 8 bytes a member)",
+                  MCA_BASE_PVAR_CLASS_SIZE, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, &stat_bytes);
+    register_pvar("dense_bytes", "Bytes 8-byte pointer tables would hold for the same groups",
+                  MCA_BASE_PVAR_CLASS_SIZE, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &stat_dense_bytes);
+    register_pvar("groups", "Live groups of this process held in a compressed form",
+                  MCA_BASE_PVAR_CLASS_LEVEL, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, &stat_groups);
+    register_pvar("lookups", "World-rank lookups the framework made for group operations "
+                  "(translations, finding the calling process's rank)",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &stat_lookups);
+    register_pvar("build_time", "Seconds spent picking and building group maps",
+                  MCA_BASE_PVAR_CLASS_TIMER, MCA_BASE_VAR_TYPE_DOUBLE, &stat_build_time);
+    return OMPI_SUCCESS;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
+}
+
+static void report_verbose(void *ctx, const char *line)
+{
+    (void) ctx;
+    opal_output_verbose(10, ompi_grpmap_base_framework.framework_output, "grpmap:%s", line);
+}
+
+int ompi_grpmap_base_init(ompi_group_t *world)
+{
+    mca_base_component_list_item_t *cli;
+    int rc, n = 0, i;
+
+    rc = mca_base_framework_open(&ompi_grpmap_base_framework, 0);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    if (!(alpha >= 0.0 && alpha <= 1.0)) {
+        opal_show_help("help-grpmap-base.txt", "bad-alpha", true, alpha);
+        mca_base_framework_close(&ompi_grpmap_base_framework);
+        return OMPI_ERR_BAD_PARAM;
+    }
+    if (min_size < 0) {
+        opal_show_help("help-grpmap-base.txt", "bad-min-size", true, min_size);
+        mca_base_framework_close(&ompi_grpmap_base_framework);
+        return OMPI_ERR_BAD_PARAM;
+    }
+    OPAL_LIST_FOREACH (cli, &ompi_grpmap_base_framework.framework_components,
+                       mca_base_component_list_item_t) {
+        const mca_grpmap_base_component_t *c = (const mca_grpmap_base_component_t *) cli->cli_component;
+        for (i = 0; NULL != c->reprs && NULL != c->reprs[i]; i++) {
+            n++;
+        }
+    }
+    reprs = calloc((size_t) n + 1, sizeof(*reprs));
+    stat_per_repr = calloc((size_t) n + 2, sizeof(*stat_per_repr));
+    if (NULL == reprs || NULL == stat_per_repr) {
+        free(reprs);
+        free(stat_per_repr);
+        mca_base_framework_close(&ompi_grpmap_base_framework);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    OPAL_LIST_FOREACH (cli, &ompi_grpmap_base_framework.framework_components,
+                       mca_base_component_list_item_t) {
+        const mca_grpmap_base_component_t *c = (const mca_grpmap_base_component_t *) cli->cli_component;
+        for (i = 0; NULL != c->reprs && NULL != c->reprs[i]; i++) {
+            reprs[nreprs++] = c->reprs[i];
+        }
+    }
+    reprs[nreprs++] = &grpmap_packed_perm_repr;
+    for (i = 0; i <= nreprs; i++) {
+        char name[64], desc[160];
+        const char *rn = i < nreprs ? reprs[i]->name : "composite";
+        if (i < nreprs && GRPMAP_KIND_PERM == reprs[i]->kind) {
+            continue;   /* permutations count under composite */
+        }
+        snprintf(name, sizeof(name), "groups_%s", rn);
+        snprintf(desc, sizeof(desc), "Live groups of this process held by the %s form", rn);
+        register_pvar(name, desc, MCA_BASE_PVAR_CLASS_LEVEL,
+                      MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, &stat_per_repr[i]);
+    }
+    engine.reprs = reprs;
+    engine.nreprs = nreprs;
+    engine.strategy = strategy;
+    engine.alpha = alpha;
+    /* --mca grpmap <names> forces forms: the dense table is then only the
+     * fallback for maps none of them holds */
+    engine.no_dense = NULL != ompi_grpmap_base_framework.framework_selection
+                      && '\0' != ompi_grpmap_base_framework.framework_selection[0]
+                      && '^' != ompi_grpmap_base_framework.framework_selection[0];
+    if (opal_output_get_verbosity(ompi_grpmap_base_framework.framework_output) >= 10) {
+        engine.report = report_verbose;
+    }
+    OBJ_RETAIN(world);
+    ompi_group_grpmap_world = world;
+    ready = 1;
+    opal_output_verbose(10, ompi_grpmap_base_framework.framework_output,
+                        "grpmap: %d forms open, strategy %s, alpha %.2f, min_size %d",
+                        nreprs, GRPMAP_STRATEGY_SPACE == strategy ? "space"
+                                : GRPMAP_STRATEGY_TIME == strategy ? "time" : "hybrid",
+                        alpha, min_size);
+    return OMPI_SUCCESS;
+}
+
+void ompi_grpmap_base_fini(void)
+{
+    if (!ready) {
+        return;
+    }
+    ready = 0;
+    if (NULL != ompi_group_grpmap_world) {
+        /* groups still alive (not freed by the program) keep resolving
+         * nothing after this: MPI_Finalize is past every communicator */
+        OBJ_RELEASE(ompi_group_grpmap_world);
+        ompi_group_grpmap_world = NULL;
+    }
+    free(reprs);
+    reprs = NULL;
+    nreprs = 0;
+    /* stat_per_repr stays: MPI_T may still read the pvars bound to it */
+    mca_base_framework_close(&ompi_grpmap_base_framework);
+}
+
+/* index of a handle's form in stat_per_repr */
+static int stat_slot(const grpmap_handle_t *h)
+{
+    int i;
+    for (i = 0; i < nreprs; i++) {
+        if (reprs[i] == h->repr) {
+            return i;
+        }
+    }
+    return nreprs;   /* composite */
+}
+
+/* A group built by the group constructors that keeps its dense table still
+ * counts in grpmap_base_bytes (8 bytes a member) until it is destroyed. */
+static void count_dense(ompi_group_t *group)
+{
+    unsigned long long b = 8ull * (unsigned long long) group->grp_proc_count;
+    group->grp_flags |= OMPI_GROUP_GRPMAP_COUNTED;
+    __atomic_add_fetch(&stat_bytes, b, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stat_dense_bytes, b, __ATOMIC_RELAXED);
+}
+
+void ompi_grpmap_base_compress(ompi_group_t *group)
+{
+    int n = group->grp_proc_count, i, rc;
+    int32_t *wr;
+    grpmap_handle_t h;
+    double t0;
+    opal_jobid_t job = OMPI_PROC_MY_NAME->jobid;
+
+    if (!ready || n < 1 || !OMPI_GROUP_IS_DENSE(group) || OMPI_GROUP_IS_INTRINSIC(group)
+        || NULL == group->grp_proc_pointers || (group->grp_flags & OMPI_GROUP_GRPMAP_COUNTED)) {
+        return;
+    }
+    if (n < min_size) {
+        count_dense(group);
+        return;
+    }
+    t0 = now_s();
+    wr = malloc(sizeof(int32_t) * (size_t) n);
+    if (NULL == wr) {
+        return;   /* stays dense: nothing lost */
+    }
+    for (i = 0; i < n; i++) {
+        ompi_proc_t *p = group->grp_proc_pointers[i];
+        opal_process_name_t name = ompi_proc_is_sentinel(p)
+                                       ? ompi_proc_sentinel_to_name((uintptr_t) p)
+                                       : p->super.proc_name;
+        /* another job's process (spawn, connect/accept): keep it dense */
+        if (name.jobid != job || name.vpid >= (opal_vpid_t) ompi_group_grpmap_world->grp_proc_count) {
+            free(wr);
+            return;
+        }
+        wr[i] = (int32_t) name.vpid;
+    }
+    rc = grpmap_engine_build(&engine, wr, n, ompi_group_grpmap_world->grp_proc_count, &h);
+    free(wr);
+    if (GRPMAP_OK != rc || NULL == h.repr) {
+        opal_output_verbose(10, ompi_grpmap_base_framework.framework_output,
+                            "grpmap: group of %d stays dense%s", n,
+                            GRPMAP_OK != rc ? " (out of memory while building)" : "");
+        count_dense(group);
+        return;
+    }
+    /* the members are now the world group's: drop this table's references */
+    ompi_group_decrement_proc_count(group);
+    free(group->grp_proc_pointers);
+    group->grp_proc_pointers = NULL;
+    group->sparse_data.grp_map = h;
+    group->grp_flags &= ~OMPI_GROUP_DENSE;
+    group->grp_flags |= OMPI_GROUP_GRPMAP;
+    __atomic_add_fetch(&stat_bytes, (unsigned long long) h.repr->bytes(h.map), __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stat_dense_bytes, 8ull * (unsigned long long) n, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stat_groups, 1ull, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stat_per_repr[stat_slot(&h)], 1ull, __ATOMIC_RELAXED);
+    stat_build_time += now_s() - t0;
+    if (opal_output_get_verbosity(ompi_grpmap_base_framework.framework_output) >= 10) {
+        char name[64];
+        opal_output(ompi_grpmap_base_framework.framework_output,
+                    "grpmap: group of %d members: %s, %zu bytes (dense %zu)", n,
+                    grpmap_handle_name(&h, name, sizeof(name)), h.repr->bytes(h.map),
+                    8 * (size_t) n);
+    }
+}
+
+void ompi_grpmap_base_group_release(ompi_group_t *group)
+{
+    grpmap_handle_t *h = &group->sparse_data.grp_map;
+    int n = group->grp_proc_count;
+    if (group->grp_flags & OMPI_GROUP_GRPMAP_COUNTED) {
+        unsigned long long b = 8ull * (unsigned long long) n;
+        group->grp_flags &= ~OMPI_GROUP_GRPMAP_COUNTED;
+        __atomic_sub_fetch(&stat_bytes, b, __ATOMIC_RELAXED);
+        __atomic_sub_fetch(&stat_dense_bytes, b, __ATOMIC_RELAXED);
+        return;
+    }
+    if (!OMPI_GROUP_IS_GRPMAP(group) || NULL == h->repr) {
+        return;
+    }
+    __atomic_sub_fetch(&stat_bytes, (unsigned long long) h->repr->bytes(h->map), __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&stat_dense_bytes, 8ull * (unsigned long long) n, __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&stat_groups, 1ull, __ATOMIC_RELAXED);
+    if (NULL != reprs) {
+        __atomic_sub_fetch(&stat_per_repr[stat_slot(h)], 1ull, __ATOMIC_RELAXED);
+    }
+    grpmap_handle_release(h);
+    group->grp_flags &= ~OMPI_GROUP_GRPMAP;
+}
+
+/* World rank of member r of group g, or -1 (another job's process). */
+static int32_t world_rank_of(ompi_group_t *g, int r)
+{
+    opal_process_name_t name;
+    if (OMPI_GROUP_IS_GRPMAP(g)) {
+        return grpmap_handle_select(&g->sparse_data.grp_map, r);
+    }
+    name = ompi_group_get_proc_name(g, r);
+    return name.jobid == OMPI_PROC_MY_NAME->jobid ? (int32_t) name.vpid : -1;
+}
+
+int ompi_grpmap_base_translate(ompi_group_t *group1, int n, const int *ranks1,
+                               ompi_group_t *group2, int *ranks2)
+{
+    const grpmap_handle_t *h2;
+    int i;
+    if (!OMPI_GROUP_IS_GRPMAP(group2)) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    h2 = &group2->sparse_data.grp_map;
+    for (i = 0; i < n; i++) {
+        int32_t w, r;
+        if (MPI_PROC_NULL == ranks1[i]) {
+            ranks2[i] = MPI_PROC_NULL;
+            continue;
+        }
+        w = world_rank_of(group1, ranks1[i]);
+        r = w < 0 ? GRPMAP_NOT_MEMBER : h2->repr->rank(h2->map, w);
+        ranks2[i] = GRPMAP_NOT_MEMBER == r ? MPI_UNDEFINED : r;
+    }
+    __atomic_add_fetch(&stat_lookups, (unsigned long long) n, __ATOMIC_RELAXED);
+    return OMPI_SUCCESS;
+}
+
+int ompi_grpmap_base_proc_rank(ompi_group_t *group, ompi_proc_t *proc)
+{
+    const grpmap_handle_t *h = &group->sparse_data.grp_map;
+    int32_t r;
+    if (NULL == proc || proc->super.proc_name.jobid != OMPI_PROC_MY_NAME->jobid) {
+        return MPI_UNDEFINED;
+    }
+    __atomic_add_fetch(&stat_lookups, 1ull, __ATOMIC_RELAXED);
+    r = h->repr->rank(h->map, (int32_t) proc->super.proc_name.vpid);
+    return GRPMAP_NOT_MEMBER == r ? MPI_UNDEFINED : r;
+}

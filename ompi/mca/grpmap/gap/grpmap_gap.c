@@ -1,0 +1,765 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * gap and ef, the sparse set forms (layouts and costs in grpmap_gap.h).
+ * Both are one allocation each: a header, then 64-bit words, then 32-bit
+ * samples.  gap's member i sits in block i >> s; the block's first member
+ * is stored whole, each other member m as (its gap - 1) in field
+ * m - (m >> s) - 1.  ef's member i is bit (x_i >> l) + i of the high part,
+ * its low bits field i of the low part; bucket h (the members with
+ * x >> l == h) ends at zero number h of the high part.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompi/mca/grpmap/gap/grpmap_gap.h"
+
+/* ================================================================== gap */
+
+#ifndef GAP_BSHIFT_SMALL /* one absolute every 2^s members: s for k < 4, k >= 4 */
+#define GAP_BSHIFT_SMALL 6
+#endif
+#ifndef GAP_BSHIFT
+#define GAP_BSHIFT 5
+#endif
+
+typedef struct {
+    int32_t n, max;
+    int k, bshift;
+    uint32_t nabs, nwords;
+    /* summing the fields of a 64-bit window (gap_window_sum): per fields a
+     * window, fold the mask of the even fields (k >= 5) or of bit 0 of
+     * each (k <= 4), mul the multiplier (1 in every even field), top the
+     * shift to the last even field */
+    uint32_t per;
+    int top;
+    uint64_t fold, mul;
+    double scale; /* (nabs - 1) / (max - min): RANK's first guess */
+    uint64_t w[]; /* fields (nwords words), then uint32_t abs[nabs] */
+} gap_map_t;
+
+typedef struct {
+    int k, bshift;
+    uint64_t nabs, nwords;
+    size_t bytes;
+} gap_shape_t;
+
+static void gap_shape(const grpmap_input_t *in, gap_shape_t *sh)
+{
+    memset(sh, 0, sizeof(*sh));
+    sh->k = in->n > 1 && in->max_gap > 1 ? grpmap_bits((uint64_t) in->max_gap - 1) : 0;
+    sh->bshift = sh->k >= 4 ? GAP_BSHIFT : GAP_BSHIFT_SMALL;
+    if (in->n > 0) {
+        sh->nabs = (((uint64_t) in->n - 1) >> sh->bshift) + 1;
+    }
+    sh->nwords = grpmap_packed_words((uint64_t) in->n - sh->nabs, sh->k);
+    sh->bytes = sizeof(gap_map_t) + 8 * sh->nwords + 4 * sh->nabs;
+}
+
+static size_t gap_estimate(const grpmap_input_t *in)
+{
+    gap_shape_t sh;
+    if (!in->increasing) {
+        return GRPMAP_DECLINES;
+    }
+    gap_shape(in, &sh);
+    return sh.bytes;
+}
+
+static inline unsigned gap_pop(uint64_t x)
+{
+#if defined(__x86_64__) && !defined(__POPCNT__)
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    return (unsigned) ((((x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full) * 0x0101010101010101ull) >> 56);
+#else
+    return (unsigned) __builtin_popcountll(x);
+#endif
+}
+
+static int gap_build(const grpmap_input_t *in, void **out)
+{
+    gap_shape_t sh;
+    gap_map_t *m;
+    uint32_t *abs, t;
+    int32_t i;
+    uint64_t f = 0;
+
+    *out = NULL;
+    if (!in->increasing) {
+        return GRPMAP_DECLINE;
+    }
+    gap_shape(in, &sh);
+    m = calloc(1, sh.bytes);
+    if (NULL == m) {
+        return GRPMAP_ENOMEM;
+    }
+    m->n = in->n;
+    m->max = in->max;
+    m->k = sh.k;
+    m->bshift = sh.bshift;
+    m->nabs = (uint32_t) sh.nabs;
+    m->nwords = (uint32_t) sh.nwords;
+    if (in->max > in->min) {
+        m->scale = (double) (sh.nabs - 1) / ((double) in->max - in->min);
+    }
+    if (sh.k >= 5) {
+        m->per = 2 * (32 / (uint32_t) sh.k);
+        for (t = 0; t < m->per / 2; t++) {
+            m->fold |= ((1ull << sh.k) - 1) << (2 * sh.k * t);
+            m->mul |= 1ull << (2 * sh.k * t);
+        }
+        m->top = 2 * sh.k * (int) (m->per / 2 - 1);
+    } else if (sh.k > 0) {
+        m->per = 64 / (uint32_t) sh.k;
+        for (t = 0; t < m->per; t++) {
+            m->fold |= 1ull << (sh.k * t);
+        }
+    }
+    abs = (uint32_t *) (m->w + sh.nwords);
+    for (i = 0; i < in->n; i++) {
+        if (0 == (i & ((1 << sh.bshift) - 1))) {
+            abs[i >> sh.bshift] = (uint32_t) in->ranks[i];
+        } else {
+            grpmap_packed_put(m->w, f++, sh.k, (uint64_t) (in->ranks[i] - in->ranks[i - 1] - 1));
+        }
+    }
+    *out = m;
+    return GRPMAP_OK;
+}
+
+/* The 64 bits from bit on (the array has a spare word at its end). */
+static inline uint64_t gap_window(const uint64_t *w, uint64_t bit)
+{
+    const uint64_t *p = w + (bit >> 6);
+    unsigned sh = (unsigned) (bit & 63);
+    return (p[0] >> sh) | ((p[1] << 1) << (63 - sh)); /* two shifts: sh == 0 too */
+}
+
+/* The sum of the k-bit fields of v, at most m->per of them (the rest of v
+ * zero): for k >= 5, add odd fields to even ones (2k-bit slots), then one
+ * multiply sums the slots into the top one; for k <= 4, weigh each bit
+ * plane's popcount. */
+static inline uint32_t gap_window_sum(const gap_map_t *m, uint64_t v)
+{
+    if (m->k >= 5) {
+        v = (v & m->fold) + ((v >> m->k) & m->fold);
+        return (uint32_t) (((v * m->mul) >> m->top) & ((1ull << (2 * m->k)) - 1));
+    } else {
+        uint32_t s = 0;
+        int b;
+        for (b = 0; b < m->k; b++) {
+            s += gap_pop(v & (m->fold << b)) << b;
+        }
+        return s;
+    }
+}
+
+/* The sum of the cnt fields from field f on. */
+static inline uint32_t gap_sum(const gap_map_t *m, uint64_t f, uint32_t cnt)
+{
+    uint64_t bit = f * (uint64_t) m->k;
+    uint32_t sum = 0;
+    if (0 == m->k) {
+        return 0;
+    }
+    while (cnt > 0) {
+        uint32_t c = cnt < m->per ? cnt : m->per;
+        uint64_t v = gap_window(m->w, bit);
+        unsigned used = c * (unsigned) m->k;
+        if (used < 64) {
+            v &= (1ull << used) - 1;
+        }
+        sum += gap_window_sum(m, v);
+        bit += used;
+        cnt -= c;
+    }
+    return sum;
+}
+
+static int32_t gap_select(const void *map, int32_t i)
+{
+    const gap_map_t *m = map;
+    const uint32_t *abs = (const uint32_t *) (m->w + m->nwords);
+    uint32_t b = (uint32_t) i >> m->bshift, j = (uint32_t) i & ((1u << m->bshift) - 1);
+    uint64_t f = (uint64_t) b * ((1u << m->bshift) - 1);
+    return (int32_t) (abs[b] + j + gap_sum(m, f, j));
+}
+
+static int32_t gap_rank(const void *map, int32_t w)
+{
+    const gap_map_t *m = map;
+    const uint32_t *abs = (const uint32_t *) (m->w + m->nwords);
+    uint32_t lo, hi, g, step, v, t, len, uw = (uint32_t) w, mask;
+    uint64_t bit;
+
+    if (0 == m->n || w < (int32_t) abs[0] || w > m->max) {
+        return GRPMAP_NOT_MEMBER;
+    }
+    /* the last block whose first member is <= w: guess by interpolation,
+     * gallop to a bracket [lo, hi], then halve it */
+    g = (uint32_t) ((double) (uw - abs[0]) * m->scale);
+    if (g >= m->nabs) {
+        g = m->nabs - 1;
+    }
+    if (abs[g] <= uw) {
+        lo = g;
+        for (step = 1;; step *= 2) {
+            hi = lo + step;
+            if (hi >= m->nabs || abs[hi] > uw) {
+                hi = hi >= m->nabs ? m->nabs - 1 : hi - 1;
+                break;
+            }
+            lo = hi;
+        }
+    } else {
+        hi = g; /* abs[hi] > w; abs[0] <= w ends the loop */
+        for (step = 1;; step *= 2) {
+            lo = hi > step ? hi - step : 0;
+            if (abs[lo] <= uw) {
+                break;
+            }
+            hi = lo;
+        }
+        hi--;
+    }
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (abs[mid] <= uw) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    v = abs[lo];
+    len = (1u << m->bshift) - 1;
+    if ((uint64_t) (lo << m->bshift) + len >= (uint64_t) m->n) {
+        len = (uint32_t) m->n - (lo << m->bshift) - 1;
+    }
+    if (0 == m->k) { /* gaps of 1: a range */
+        return uw - v <= len ? (int32_t) ((lo << m->bshift) + uw - v) : GRPMAP_NOT_MEMBER;
+    }
+    if (v == uw) {
+        return (int32_t) (lo << m->bshift);
+    }
+    bit = (uint64_t) lo * ((1u << m->bshift) - 1) * (uint64_t) m->k;
+    mask = (uint32_t) ((1ull << m->k) - 1);
+    /* step through the block's fields, reading 64 bits when needed */
+    {
+        uint64_t x = 0;
+        unsigned avail = 0;
+        for (t = 1; t <= len; t++, bit += (uint64_t) m->k) {
+            if (avail < (unsigned) m->k) {
+                x = gap_window(m->w, bit);
+                avail = 64;
+            }
+            v += 1 + ((uint32_t) x & mask);
+            if (v >= uw) {
+                return v == uw ? (int32_t) ((lo << m->bshift) + t) : GRPMAP_NOT_MEMBER;
+            }
+            x >>= m->k;
+            avail -= (unsigned) m->k;
+        }
+    }
+    return GRPMAP_NOT_MEMBER;
+}
+
+static void gap_iterate(const void *map, int32_t first, int32_t count, int32_t *out)
+{
+    const gap_map_t *m = map;
+    const uint32_t *abs = (const uint32_t *) (m->w + m->nwords);
+    uint32_t i, end = (uint32_t) first + (uint32_t) count, bmask = (1u << m->bshift) - 1;
+    uint32_t v, mask = (uint32_t) ((1ull << m->k) - 1);
+
+    if (count <= 0) {
+        return;
+    }
+    v = (uint32_t) gap_select(m, first);
+    out[0] = (int32_t) v;
+    for (i = (uint32_t) first + 1; i < end; i++) {
+        if (0 == (i & bmask)) {
+            v = abs[i >> m->bshift];
+        } else if (0 == m->k) {
+            v++;
+        } else {
+            uint64_t f = i - (i >> m->bshift) - 1;
+            v += 1 + ((uint32_t) gap_window(m->w, f * (uint64_t) m->k) & mask);
+        }
+        out[i - (uint32_t) first] = (int32_t) v;
+    }
+}
+
+static size_t gap_bytes(const void *map)
+{
+    const gap_map_t *m = map;
+    return sizeof(gap_map_t) + 8 * (size_t) m->nwords + 4 * (size_t) m->nabs;
+}
+
+const grpmap_repr_t grpmap_gap_repr = {
+    .name = "gap",
+    .kind = GRPMAP_KIND_SET,
+    .select_ns = 18.0,
+    .estimate = gap_estimate,
+    .build = gap_build,
+    .select = gap_select,
+    .rank = gap_rank,
+    .iterate = gap_iterate,
+    .bytes = gap_bytes,
+    .release = free,
+};
+
+/* =================================================================== ef */
+
+#define EF_BLOCK_SHIFT 10 /* directory: 1024-bit blocks of 4 256-bit sub-blocks */
+#define EF_BLOCK_WORDS 16
+#define EF_MIN_SAMPLE 4   /* one sample per 16 .. 1024 ones (zeros) */
+#define EF_MAX_SAMPLE 10
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(GRPMAP_NO_CPU_DISPATCH)
+#define EF_DISPATCH 1
+#endif
+#ifndef GRPMAP_CPU_LEVEL_MAX /* tests lower it to run the other builds */
+#define GRPMAP_CPU_LEVEL_MAX 2
+#endif
+/* the popcount of the generic build: SWAR where the builtin may be a call */
+#if defined(__x86_64__) && !defined(__POPCNT__)
+#define EF_GENERIC 0
+#else
+#define EF_GENERIC 1
+#endif
+
+typedef struct {
+    int32_t n, min;
+    uint32_t umax; /* U - 1 = max - min */
+    int l, hw;
+    int s1, s0;    /* one sample every 2^s1 ones, every 2^s0 zeros */
+    uint32_t lowwords, highwords, nblocks, ns1, ns0;
+    /* uint64_t low[lowwords], high[highwords] (a multiple of 4), blk[nblocks + 1],
+     * then uint32_t samp1[ns1], samp0[ns0]; blk[b]: bits 0..31 the ones
+     * before block b of high, bits 32 + 10 * (k - 1) .. 41 + 10 * (k - 1)
+     * those in its first k sub-blocks (k = 1, 2, 3); samp1[j] (samp0[j]) is
+     * the block of one (zero) number j << s1 (s0), a sentinel ends each */
+    uint64_t w[];
+} ef_map_t;
+
+typedef struct {
+    int l, s1, s0;
+    uint64_t lowwords, highbits, highwords, nblocks, ns1, ns0;
+    size_t bytes;
+} ef_shape_t;
+
+#define EF_L8 0x0101010101010101ull
+#define EF_H8 0x8080808080808080ull
+
+/* bit positions of the set bits of a byte, 3 bits each, lowest first */
+static const uint32_t ef_sel8[256] = {
+    0x000000, 0x000000, 0x000001, 0x000008, 0x000002, 0x000010, 0x000011, 0x000088,
+    0x000003, 0x000018, 0x000019, 0x0000c8, 0x00001a, 0x0000d0, 0x0000d1, 0x000688,
+    0x000004, 0x000020, 0x000021, 0x000108, 0x000022, 0x000110, 0x000111, 0x000888,
+    0x000023, 0x000118, 0x000119, 0x0008c8, 0x00011a, 0x0008d0, 0x0008d1, 0x004688,
+    0x000005, 0x000028, 0x000029, 0x000148, 0x00002a, 0x000150, 0x000151, 0x000a88,
+    0x00002b, 0x000158, 0x000159, 0x000ac8, 0x00015a, 0x000ad0, 0x000ad1, 0x005688,
+    0x00002c, 0x000160, 0x000161, 0x000b08, 0x000162, 0x000b10, 0x000b11, 0x005888,
+    0x000163, 0x000b18, 0x000b19, 0x0058c8, 0x000b1a, 0x0058d0, 0x0058d1, 0x02c688,
+    0x000006, 0x000030, 0x000031, 0x000188, 0x000032, 0x000190, 0x000191, 0x000c88,
+    0x000033, 0x000198, 0x000199, 0x000cc8, 0x00019a, 0x000cd0, 0x000cd1, 0x006688,
+    0x000034, 0x0001a0, 0x0001a1, 0x000d08, 0x0001a2, 0x000d10, 0x000d11, 0x006888,
+    0x0001a3, 0x000d18, 0x000d19, 0x0068c8, 0x000d1a, 0x0068d0, 0x0068d1, 0x034688,
+    0x000035, 0x0001a8, 0x0001a9, 0x000d48, 0x0001aa, 0x000d50, 0x000d51, 0x006a88,
+    0x0001ab, 0x000d58, 0x000d59, 0x006ac8, 0x000d5a, 0x006ad0, 0x006ad1, 0x035688,
+    0x0001ac, 0x000d60, 0x000d61, 0x006b08, 0x000d62, 0x006b10, 0x006b11, 0x035888,
+    0x000d63, 0x006b18, 0x006b19, 0x0358c8, 0x006b1a, 0x0358d0, 0x0358d1, 0x1ac688,
+    0x000007, 0x000038, 0x000039, 0x0001c8, 0x00003a, 0x0001d0, 0x0001d1, 0x000e88,
+    0x00003b, 0x0001d8, 0x0001d9, 0x000ec8, 0x0001da, 0x000ed0, 0x000ed1, 0x007688,
+    0x00003c, 0x0001e0, 0x0001e1, 0x000f08, 0x0001e2, 0x000f10, 0x000f11, 0x007888,
+    0x0001e3, 0x000f18, 0x000f19, 0x0078c8, 0x000f1a, 0x0078d0, 0x0078d1, 0x03c688,
+    0x00003d, 0x0001e8, 0x0001e9, 0x000f48, 0x0001ea, 0x000f50, 0x000f51, 0x007a88,
+    0x0001eb, 0x000f58, 0x000f59, 0x007ac8, 0x000f5a, 0x007ad0, 0x007ad1, 0x03d688,
+    0x0001ec, 0x000f60, 0x000f61, 0x007b08, 0x000f62, 0x007b10, 0x007b11, 0x03d888,
+    0x000f63, 0x007b18, 0x007b19, 0x03d8c8, 0x007b1a, 0x03d8d0, 0x03d8d1, 0x1ec688,
+    0x00003e, 0x0001f0, 0x0001f1, 0x000f88, 0x0001f2, 0x000f90, 0x000f91, 0x007c88,
+    0x0001f3, 0x000f98, 0x000f99, 0x007cc8, 0x000f9a, 0x007cd0, 0x007cd1, 0x03e688,
+    0x0001f4, 0x000fa0, 0x000fa1, 0x007d08, 0x000fa2, 0x007d10, 0x007d11, 0x03e888,
+    0x000fa3, 0x007d18, 0x007d19, 0x03e8c8, 0x007d1a, 0x03e8d0, 0x03e8d1, 0x1f4688,
+    0x0001f5, 0x000fa8, 0x000fa9, 0x007d48, 0x000faa, 0x007d50, 0x007d51, 0x03ea88,
+    0x000fab, 0x007d58, 0x007d59, 0x03eac8, 0x007d5a, 0x03ead0, 0x03ead1, 0x1f5688,
+    0x000fac, 0x007d60, 0x007d61, 0x03eb08, 0x007d62, 0x03eb10, 0x03eb11, 0x1f5888,
+    0x007d63, 0x03eb18, 0x03eb19, 0x1f58c8, 0x03eb1a, 0x1f58d0, 0x1f58d1, 0xfac688,
+};
+
+static inline unsigned ef_pop_swar(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    return (unsigned) ((((x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full) * EF_L8) >> 56);
+}
+
+/* lvl (a constant where inlined): 0 SWAR, 1 the popcount builtin, 2 also pdep */
+static inline __attribute__((always_inline)) unsigned ef_pop(uint64_t x, int lvl)
+{
+    return lvl ? (unsigned) __builtin_popcountll(x) : ef_pop_swar(x);
+}
+
+/* Position of the r-th set bit (from 0) of x; r < popcount(x). */
+static inline __attribute__((always_inline)) unsigned ef_select_word(uint64_t x, unsigned r,
+                                                                     int lvl)
+{
+    uint64_t s;
+    unsigned b;
+#if defined(EF_DISPATCH)
+    if (lvl >= 2) {
+        __asm__("pdep %2, %1, %0" : "=r"(s) : "r"(1ull << r), "r"(x));
+        return (unsigned) __builtin_ctzll(s);
+    }
+#endif
+    s = x - ((x >> 1) & 0x5555555555555555ull);
+    s = (s & 0x3333333333333333ull) + ((s >> 2) & 0x3333333333333333ull);
+    s = ((s + (s >> 4)) & 0x0f0f0f0f0f0f0f0full) * EF_L8; /* byte k: bits in bytes 0..k */
+    /* the first byte whose running count exceeds r (byte 7's always does) */
+    b = (unsigned) __builtin_ctzll(~(((uint64_t) r * EF_L8 | EF_H8) - s) & EF_H8) - 7;
+    r -= (unsigned) (((s << 8) >> b) & 0xff);
+    return b + ((ef_sel8[(x >> b) & 0xff] >> (3 * r)) & 7);
+}
+
+#if defined(EF_DISPATCH)
+/* 0, 1 or 2 as above, for this CPU (pdep on Intel only: AMD's before Zen 3
+ * run it in microcode) */
+static int ef_cpu_level(void)
+{
+    int lvl = EF_GENERIC;
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt")) {
+        lvl = __builtin_cpu_supports("bmi2") && __builtin_cpu_is("intel") ? 2 : 1;
+    }
+    return lvl < GRPMAP_CPU_LEVEL_MAX ? lvl : GRPMAP_CPU_LEVEL_MAX;
+}
+#endif
+
+static int ef_sample_shift(uint64_t count, uint64_t nblocks)
+{
+    int s = grpmap_bits(count / nblocks) - 1;
+    return s < EF_MIN_SAMPLE ? EF_MIN_SAMPLE : s > EF_MAX_SAMPLE ? EF_MAX_SAMPLE : s;
+}
+
+static void ef_shape_l(const grpmap_input_t *in, int l, ef_shape_t *sh)
+{
+    uint64_t umax = (uint64_t) ((int64_t) in->max - in->min), zeros;
+    memset(sh, 0, sizeof(*sh));
+    sh->l = l;
+    sh->lowwords = grpmap_packed_words((uint64_t) in->n, l);
+    if (in->n > 0) {
+        zeros = (umax >> l) + 1;
+        sh->highbits = (uint64_t) in->n + zeros;
+        sh->highwords = (sh->highbits + 255) / 256 * 4;
+        sh->nblocks = (sh->highwords + EF_BLOCK_WORDS - 1) / EF_BLOCK_WORDS;
+        sh->s1 = ef_sample_shift((uint64_t) in->n, sh->nblocks);
+        sh->s0 = ef_sample_shift(zeros, sh->nblocks);
+        sh->ns1 = (((uint64_t) in->n - 1) >> sh->s1) + 2;
+        sh->ns0 = ((zeros - 1) >> sh->s0) + 2;
+    }
+    sh->bytes = sizeof(ef_map_t)
+                + 8 * (sh->lowwords + sh->highwords + sh->nblocks + (in->n > 0))
+                + 4 * (sh->ns1 + sh->ns0);
+}
+
+/* l = floor(lg(U / n)), or a neighbour when that takes fewer bytes */
+static void ef_shape(const grpmap_input_t *in, ef_shape_t *sh)
+{
+    ef_shape_t c;
+    int l0 = 0, l;
+    if (in->n > 0) {
+        l0 = grpmap_bits((uint64_t) ((int64_t) in->max - in->min + 1) / (uint64_t) in->n) - 1;
+    }
+    ef_shape_l(in, l0, sh);
+    for (l = l0 - 1; l <= l0 + 1; l += 2) {
+        if (l >= 0 && l <= 31) {
+            ef_shape_l(in, l, &c);
+            if (c.bytes < sh->bytes || (c.bytes == sh->bytes && l > sh->l)) {
+                *sh = c;
+            }
+        }
+    }
+}
+
+static size_t ef_estimate(const grpmap_input_t *in)
+{
+    ef_shape_t sh;
+    if (!in->increasing) {
+        return GRPMAP_DECLINES;
+    }
+    ef_shape(in, &sh);
+    return sh.bytes;
+}
+
+static inline const uint64_t *ef_high(const ef_map_t *m)
+{
+    return m->w + m->lowwords;
+}
+
+static inline const uint64_t *ef_blk(const ef_map_t *m)
+{
+    return m->w + m->lowwords + m->highwords;
+}
+
+static inline const uint32_t *ef_samp1(const ef_map_t *m)
+{
+    return (const uint32_t *) (ef_blk(m) + m->nblocks + 1);
+}
+
+static int ef_build(const grpmap_input_t *in, void **out)
+{
+    ef_shape_t sh;
+    ef_map_t *m;
+    uint64_t *high, *blk, b, j, k, ones = 0;
+    uint32_t *samp1, *samp0;
+    int32_t i;
+
+    *out = NULL;
+    if (!in->increasing) {
+        return GRPMAP_DECLINE;
+    }
+    ef_shape(in, &sh);
+    m = calloc(1, sh.bytes);
+    if (NULL == m) {
+        return GRPMAP_ENOMEM;
+    }
+    m->n = in->n;
+    m->min = in->min;
+    m->umax = (uint32_t) ((int64_t) in->max - in->min);
+    m->l = sh.l;
+    m->s1 = sh.s1;
+    m->s0 = sh.s0;
+    m->lowwords = (uint32_t) sh.lowwords;
+    m->highwords = (uint32_t) sh.highwords;
+    m->nblocks = (uint32_t) sh.nblocks;
+    m->ns1 = (uint32_t) sh.ns1;
+    m->ns0 = (uint32_t) sh.ns0;
+#if defined(EF_DISPATCH)
+    m->hw = ef_cpu_level();
+#endif
+    if (0 == in->n) {
+        *out = m;
+        return GRPMAP_OK;
+    }
+    high = m->w + sh.lowwords;
+    blk = high + sh.highwords;
+    samp1 = (uint32_t *) (blk + sh.nblocks + 1);
+    samp0 = samp1 + sh.ns1;
+    for (i = 0; i < in->n; i++) {
+        uint64_t x = (uint64_t) (in->ranks[i] - in->min), p = (x >> sh.l) + (uint64_t) i;
+        grpmap_packed_put(m->w, (uint64_t) i, sh.l, x & ((1ull << sh.l) - 1));
+        high[p >> 6] |= 1ull << (p & 63);
+    }
+    for (b = 0; b < sh.nblocks; b++) {
+        uint64_t e = 0;
+        blk[b] = ones;
+        for (k = 0; k < EF_BLOCK_WORDS; k++) {
+            if (k > 0 && 0 == k % 4) {
+                blk[b] |= e << (32 + 10 * (k / 4 - 1));
+            }
+            if (b * EF_BLOCK_WORDS + k < sh.highwords) {
+                e += ef_pop(high[b * EF_BLOCK_WORDS + k], EF_GENERIC);
+            }
+        }
+        ones += e;
+    }
+    blk[sh.nblocks] = ones;
+    /* one number j << s1 is member j << s1's bit */
+    for (j = 0; j + 1 < sh.ns1; j++) {
+        uint64_t t = j << sh.s1;
+        samp1[j] = (uint32_t) (((((uint64_t) (in->ranks[t] - in->min)) >> sh.l) + t)
+                               >> EF_BLOCK_SHIFT);
+    }
+    samp1[sh.ns1 - 1] = (uint32_t) sh.nblocks - 1;
+    /* zero number z follows the members whose high part is <= z */
+    for (j = 0, i = 0; j + 1 < sh.ns0; j++) {
+        uint64_t z = j << sh.s0;
+        while (i < in->n && ((uint64_t) (in->ranks[i] - in->min) >> sh.l) <= z) {
+            i++;
+        }
+        samp0[j] = (uint32_t) ((z + (uint64_t) i) >> EF_BLOCK_SHIFT);
+    }
+    samp0[sh.ns0 - 1] = (uint32_t) sh.nblocks - 1;
+    *out = m;
+    return GRPMAP_OK;
+}
+
+/* Ones (zero == 0) or zeros (zero == 1) of the high part before block b */
+static inline __attribute__((always_inline)) uint64_t ef_count(const uint64_t *blk, uint64_t b,
+                                                               int zero)
+{
+    uint64_t ones = (uint32_t) blk[b];
+    return zero ? (b << EF_BLOCK_SHIFT) - ones : ones;
+}
+
+/* and in the first k sub-blocks of the block whose directory entry is bc */
+static inline __attribute__((always_inline)) uint32_t ef_subcount(uint64_t bc, uint32_t k,
+                                                                  int zero)
+{
+    uint32_t ones = (uint32_t) (bc >> (22 + 10 * k)) & (1023u & (0u - (k != 0)));
+    return zero ? 256 * k - ones : ones;
+}
+
+/* Position in the high part of one (zero == 0) or zero (zero == 1) number
+ * i (inlined into each build of SELECT and RANK, zero and lvl constant). */
+static inline __attribute__((always_inline)) uint64_t ef_select_bit(const ef_map_t *m, uint32_t i,
+                                                                    int zero, int lvl)
+{
+    const uint64_t *high = ef_high(m), *blk = ef_blk(m), *p;
+    const uint32_t *samp = ef_samp1(m) + (zero ? m->ns1 : 0);
+    const uint64_t flip = zero ? ~0ull : 0;
+    uint32_t j = i >> (zero ? m->s0 : m->s1), lo = samp[j], hi = samp[j + 1], r, sub, k, c[4];
+    uint64_t bc;
+
+    /* the block is the last b in [lo, hi] with count(b) <= i */
+    while (hi - lo > 2) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (ef_count(blk, mid, zero) <= i) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo += (ef_count(blk, lo + 1, zero) <= i) & (lo < hi);
+    lo += (ef_count(blk, lo + 1, zero) <= i) & (lo < hi);
+    bc = blk[lo];
+    r = i - (uint32_t) ef_count(blk, lo, zero);
+    /* the sub-block, then the word among its 4, without branches */
+    sub = (r >= ef_subcount(bc, 1, zero)) + (r >= ef_subcount(bc, 2, zero))
+          + (r >= ef_subcount(bc, 3, zero));
+    r -= ef_subcount(bc, sub, zero);
+    p = high + (size_t) lo * EF_BLOCK_WORDS + sub * 4;
+    c[0] = 0;
+    c[1] = ef_pop(p[0] ^ flip, lvl);
+    c[2] = c[1] + ef_pop(p[1] ^ flip, lvl);
+    c[3] = c[2] + ef_pop(p[2] ^ flip, lvl);
+    k = (r >= c[1]) + (r >= c[2]) + (r >= c[3]);
+    r -= c[k];
+    return (uint64_t) (p + k - high) * 64 + ef_select_word(p[k] ^ flip, r, lvl);
+}
+
+static inline __attribute__((always_inline)) int32_t ef_select_body(const ef_map_t *m, int32_t i,
+                                                                    int lvl)
+{
+    uint64_t pos = ef_select_bit(m, (uint32_t) i, 0, lvl);
+    uint64_t x = ((pos - (uint64_t) i) << m->l) | grpmap_packed_get(m->w, (uint64_t) i, m->l);
+    return m->min + (int32_t) x;
+}
+
+static inline __attribute__((always_inline)) int32_t ef_rank_body(const ef_map_t *m, int32_t w,
+                                                                  int lvl)
+{
+    const uint64_t *high = ef_high(m);
+    int64_t d = (int64_t) w - m->min;
+    uint64_t h, low, pos, i;
+
+    if (0 == m->n || d < 0 || d > (int64_t) m->umax) {
+        return GRPMAP_NOT_MEMBER;
+    }
+    h = (uint64_t) d >> m->l;
+    low = (uint64_t) d & ((1ull << m->l) - 1);
+    /* bucket h starts after zero number h - 1; scan its ones' lows */
+    pos = h ? ef_select_bit(m, (uint32_t) h - 1, 1, lvl) + 1 : 0;
+    for (i = pos - h; (high[pos >> 6] >> (pos & 63)) & 1; i++, pos++) {
+        uint64_t v = grpmap_packed_get(m->w, i, m->l);
+        if (v >= low) {
+            return v == low ? (int32_t) i : GRPMAP_NOT_MEMBER;
+        }
+    }
+    return GRPMAP_NOT_MEMBER;
+}
+
+#if defined(EF_DISPATCH)
+__attribute__((target("popcnt"))) static int32_t ef_select_1(const ef_map_t *m, int32_t i)
+{
+    return ef_select_body(m, i, 1);
+}
+
+__attribute__((target("popcnt"))) static int32_t ef_select_2(const ef_map_t *m, int32_t i)
+{
+    return ef_select_body(m, i, 2);
+}
+
+__attribute__((target("popcnt"))) static int32_t ef_rank_1(const ef_map_t *m, int32_t w)
+{
+    return ef_rank_body(m, w, 1);
+}
+
+__attribute__((target("popcnt"))) static int32_t ef_rank_2(const ef_map_t *m, int32_t w)
+{
+    return ef_rank_body(m, w, 2);
+}
+#endif
+
+static int32_t ef_select(const void *map, int32_t i)
+{
+    const ef_map_t *m = map;
+#if defined(EF_DISPATCH)
+    if (2 == m->hw) {
+        return ef_select_2(m, i);
+    }
+    if (1 == m->hw) {
+        return ef_select_1(m, i);
+    }
+#endif
+    return ef_select_body(m, i, EF_GENERIC);
+}
+
+static int32_t ef_rank(const void *map, int32_t w)
+{
+    const ef_map_t *m = map;
+#if defined(EF_DISPATCH)
+    if (2 == m->hw) {
+        return ef_rank_2(m, w);
+    }
+    if (1 == m->hw) {
+        return ef_rank_1(m, w);
+    }
+#endif
+    return ef_rank_body(m, w, EF_GENERIC);
+}
+
+static void ef_iterate(const void *map, int32_t first, int32_t count, int32_t *out)
+{
+    const ef_map_t *m = map;
+    const uint64_t *high = ef_high(m);
+    uint64_t pos, wi, x, i;
+    int32_t k;
+
+    if (count <= 0) {
+        return;
+    }
+    pos = ef_select_bit(m, (uint32_t) first, 0, EF_GENERIC);
+    wi = pos >> 6;
+    x = high[wi] & (~0ull << (pos & 63));
+    for (k = 0, i = (uint64_t) first; k < count; k++, i++) {
+        while (0 == x) {
+            x = high[++wi];
+        }
+        pos = wi * 64 + (uint64_t) __builtin_ctzll(x);
+        x &= x - 1;
+        out[k] = m->min + (int32_t) (((pos - i) << m->l) | grpmap_packed_get(m->w, i, m->l));
+    }
+}
+
+static size_t ef_bytes(const void *map)
+{
+    const ef_map_t *m = map;
+    return sizeof(ef_map_t)
+           + 8 * ((size_t) m->lowwords + m->highwords + m->nblocks + (m->n > 0))
+           + 4 * ((size_t) m->ns1 + m->ns0);
+}
+
+const grpmap_repr_t grpmap_ef_repr = {
+    .name = "ef",
+    .kind = GRPMAP_KIND_SET,
+    .select_ns = 15.0,
+    .estimate = ef_estimate,
+    .build = ef_build,
+    .select = ef_select,
+    .rank = ef_rank,
+    .iterate = ef_iterate,
+    .bytes = ef_bytes,
+    .release = free,
+};

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Groups and communicators held by each grpmap form behave as on stock Open
+# MPI: with --mca grpmap_base_min_size 0, every form forced alone and each
+# strategy, 1 to 8 ranks: incl/excl/range_incl/range_excl (negative
+# strides), union/intersection/difference, translate_ranks both ways
+# (MPI_PROC_NULL, non-members), compare, create, split (reversed and random
+# keys), dup, Cartesian grids of 2-4 dimensions and every MPI_Cart_sub, each
+# new communicator passing messages that name their sender
+# (test/mpi/src/grpmap_groups.c).  A forced form must really hold the maps
+# (MPI_T grpmap_base_groups > 0), bwt excepted: on 8 ranks it gains nothing
+# and declines, and the group falls back to the dense table.  The verbose
+# stream names each pick; the site parameter file reaches the strategy; bad
+# values stop MPI_Init with a message naming the variable.
+. "$TEST_LIB"
+build_mpi "$TOP/test/mpi/src/grpmap_groups.c" groups
+forms=$("$OMPI_INFO" --parsable | awk -F: '$1 == "mca" && $2 == "grpmap" && $3 != "base" {print $3}' | sort -u)
+for f in lattice bitmap gap array wtr bwt; do
+    grep -qx "$f" <<<"$forms" || fail "ompi_info lists no grpmap component $f (it lists: $(echo $forms))"
+done
+run() {   # run NAME NP [mpirun args...] -- program args
+    local name=$1 np=$2; shift 2
+    run_to 120 "$name-$np.txt" -np "$np" --mca grpmap_base_min_size 0 "$@" \
+        || { tail -20 "$name-$np.txt"; fail "grpmap_groups failed: $name, $np ranks"; }
+    assert_grep "^grpmap_groups np $np: OK" "$name-$np.txt" "$name, $np ranks"
+}
+for np in 1 2 3 5 8; do
+    for f in $forms; do
+        if [ "$f" = bwt ]; then
+            run "$f" $np --mca grpmap $f ./groups
+        elif [ "$f" = wtr ]; then
+            run "$f" $np --mca grpmap wtr,gap ./groups expect-compressed
+        else
+            run "$f" $np --mca grpmap $f ./groups expect-compressed
+        fi
+    done
+    for s in space time hybrid; do
+        run "$s" $np --mca grpmap_base_strategy $s ./groups
+    done
+    echo "np $np: every form and strategy OK"
+done
+# the verbose stream names the pick of each group
+run verbose 4 --mca grpmap lattice --mca grpmap_base_verbose 10 ./groups expect-compressed
+assert_grep 'grpmap: group of 4 members: lattice, 72 bytes' verbose-4.txt "no verbose report of a lattice pick"
+# a form that cannot hold a map falls back to the dense table, and says so
+run fallback 4 --mca grpmap bwt --mca grpmap_base_verbose 10 ./groups
+assert_grep 'grpmap: group of 4 stays dense' fallback-4.txt "bwt's decline was not reported"
+# the site parameter file
+conf=$PREFIX/etc/openmpi-mca-params.conf
+cp "$conf" conf.orig
+trap 'cp "$TEST_TMP/conf.orig" "$conf"' EXIT
+printf 'grpmap_base_min_size = 0\ngrpmap = array\ngrpmap_base_verbose = 10\n' >>"$conf"
+run_to 120 site.txt -np 3 ./groups expect-compressed || { tail -20 site.txt; fail "site file run failed"; }
+assert_grep 'grpmap: group of 3 members: array' site.txt "site parameter file not honoured"
+cp conf.orig "$conf"
+# bad values: MPI_Init fails with a message a user can act on
+fails_saying 6 'grpmap_base_alpha is 2' bad-alpha.txt mpirun_t -np 1 --mca grpmap_base_alpha 2 ./groups
+fails_saying 6 'grpmap_base_min_size is -1' bad-min.txt mpirun_t -np 1 --mca grpmap_base_min_size -1 ./groups
+echo "grpmap-groups: OK"
