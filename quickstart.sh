@@ -106,6 +106,14 @@ do_build() {
     local args; args=$(configure_args)
     if [ ! -f "$OBJ/config.status" ] || [ "$SRC/configure" -nt "$OBJ/config.status" ] \
        || [ "$(cat "$OBJ/.configure-args" 2>/dev/null)" != "$args" ]; then
+        # configure resets every dependency file to "# dummy", after which
+        # make no longer sees header changes (a patched group.h, say) and
+        # keeps objects built against the old headers: start from clean
+        # objects (ccache makes the rebuild cheap).
+        if [ -f "$OBJ/Makefile" ]; then
+            say "cleaning the object tree before reconfiguring"
+            make -C "$OBJ" clean >"$LOGS/clean.log" 2>&1 || true
+        fi
         say "configuring (about 2 minutes; log: $LOGS/configure.log)"
         t0=$(stamp)
         # shellcheck disable=SC2086
