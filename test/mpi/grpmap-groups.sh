@@ -9,8 +9,9 @@
 # (test/mpi/src/grpmap_groups.c).  A forced form must really hold the maps
 # (MPI_T grpmap_base_groups > 0), bwt excepted: on 8 ranks it gains nothing
 # and declines, and the group falls back to the dense table.  The verbose
-# stream names each pick; the site parameter file reaches the strategy; bad
-# values stop MPI_Init with a message naming the variable.
+# stream names each pick; the site parameter file reaches the strategy; a
+# group with spawned processes (another job) stays dense; bad values stop
+# MPI_Init with a message naming the variable.
 . "$TEST_LIB"
 build_mpi "$TOP/test/mpi/src/grpmap_groups.c" groups
 forms=$("$OMPI_INFO" --parsable | awk -F: '$1 == "mca" && $2 == "grpmap" && $3 != "base" {print $3}' | sort -u)
@@ -52,6 +53,11 @@ printf 'grpmap_base_min_size = 0\ngrpmap = array\ngrpmap_base_verbose = 10\n' >>
 run_to 120 site.txt -np 3 ./groups expect-compressed || { tail -20 site.txt; fail "site file run failed"; }
 assert_grep 'grpmap: group of 3 members: array' site.txt "site parameter file not honoured"
 cp conf.orig "$conf"
+# a group with another job's processes (spawn + merge) stays dense
+build_mpi "$TOP/test/mpi/src/grpmap_spawn.c" spawn
+run_to 120 spawn.txt -np 2 --mca grpmap array --mca grpmap_base_min_size 0 ./spawn \
+    || { tail -20 spawn.txt; fail "spawn test failed"; }
+assert_grep '^grpmap_spawn: OK' spawn.txt "a merged group with spawned processes"
 # bad values: MPI_Init fails with a message a user can act on
 fails_saying 6 'grpmap_base_alpha is 2' bad-alpha.txt mpirun_t -np 1 --mca grpmap_base_alpha 2 ./groups
 fails_saying 6 'grpmap_base_min_size is -1' bad-min.txt mpirun_t -np 1 --mca grpmap_base_min_size -1 ./groups
