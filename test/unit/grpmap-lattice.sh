@@ -2,7 +2,7 @@
 # The grpmap `lattice` representation (ranks[i] = first + sum x_k stride_k,
 # up to 8 levels): ranges, strides, block-cyclic sets, cube faces, the
 # thesis's application maps and Cartesian sub-blocks in any dimension order
-# held exactly in 24 + 48 L bytes; skewed lattices, 9 levels, almost-
+# held exactly in 24 + 20 L bytes; skewed lattices, 9 levels, almost-
 # lattices and random maps declined or exact; edge cases; a timing line.
 # Under AddressSanitizer + UndefinedBehaviorSanitizer.
 . "$TEST_LIB"

@@ -6,7 +6,7 @@
  * is for (ranges, strides, reversed ranges, block-cyclic sets, hypercube
  * faces, the thesis's application maps, Cartesian sub-blocks of 2-4-D grids
  * listed in any dimension order and direction, random lattices of up to 8
- * levels) must be held exactly and in 24 + 48 L bytes; lattices whose RANK
+ * levels) must be held exactly and in 24 + 20 L bytes; lattices whose RANK
  * cannot peel digits, lattices of 9 levels, almost-lattices and random maps
  * must decline or be exact; edge cases of the common contract; and a timing
  * line (SELECT against a plain array, build against a dense pointer fill).
@@ -33,10 +33,10 @@ static int accepted, declined;
 /* Bytes of a map of L levels. */
 static size_t lat_bytes_of(int L)
 {
-    return 24 + 48 * (size_t) L;
+    return 24 + 20 * (size_t) L;   /* 32 + 8 (L - 1) + 12 L */
 }
 
-/* gm_check, then: estimate and bytes agree exactly and are 24 + 48 L with
+/* gm_check, then: estimate and bytes agree exactly and are 24 + 20 L with
  * 1 <= L <= 8 (levels == L when levels > 0); in worlds up to 20,000 RANK of
  * every rank.  Returns 1 when accepted. */
 static int check(const int32_t *ranks, int32_t n, int32_t world, int must, int levels,
@@ -74,9 +74,9 @@ static int check(const int32_t *ranks, int32_t n, int32_t world, int must, int l
     R->release(map);
     CHECK(b == est, "%s: bytes %zu, estimate %zu", what, b, est);
     CHECK(b >= lat_bytes_of(1) && b <= lat_bytes_of(GRPMAP_LATTICE_MAX_LEVELS)
-              && 0 == (b - 24) % 48,
+              && 0 == (b - 24) % 20,
           "%s: %zu bytes", what, b);
-    L = (int) ((b - 24) / 48);
+    L = (int) ((b - 24) / 20);
     CHECK(levels <= 0 || L == levels, "%s: %d levels held, expected %d", what, L, levels);
     accepted++;
     return 1;

@@ -19,7 +19,7 @@
  * from the largest |stride| down; that is exact only when each |stride|
  * exceeds the span of all smaller levels (true of every family above), and
  * build declines the other (interleaved, skewed) lattices.  A map holds
- * sizeof(lat_t) + 2 * L * sizeof(lat_level_t) = 24 + 48 L bytes.
+ * 32 + 8 (L - 1) + 12 L bytes: 44 for one level, 64 for two.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,27 +29,35 @@
 #define LAT_MAX GRPMAP_LATTICE_MAX_LEVELS
 #define LAT_BLOCK 32
 
-/* One level.  Select entries (lv[0..L), mixed-radix order): div = count,
- * step = stride.  Rank entries (lv[L..2L), by |stride|, largest first):
- * div = step = |stride|, mult = the digit's weight in the group rank. */
+/* One level, in mixed-radix order (x_0 the fastest digit). */
 typedef struct lat_level {
-    uint64_t mag;   /* floor(v / div) = (v * mag) >> shift for v < 2^31; in
-                     * the last rank entry the inverse of div's odd part,
-                     * shift its power of two */
     uint32_t count;
-    uint32_t step;  /* two's complement */
-    uint32_t shift;
-    uint32_t mult;  /* two's complement */
+    uint32_t step;  /* the stride, two's complement */
+    uint32_t mult;  /* the digit's weight in the group rank, negated for a
+                     * negative stride (RANK counts from the smallest member) */
 } lat_level_t;
 
+/* Header, then mag[levels - 1] (SELECT's division by count_k: the magic
+ * number in the low LAT_MAG_BITS bits, the shift above), then
+ * lat_level_t[levels].  Kept small on purpose: the thesis's regular maps
+ * (one or two levels) fit in 44 and 64 bytes. */
 typedef struct lat {
-    int32_t n, levels; /* levels >= 1 (one level of count n when n <= 1) */
     uint32_t first;    /* ranks[0] */
-    int32_t min;       /* smallest member */
+    uint32_t min;      /* smallest member */
     uint32_t span;     /* largest member - min */
     uint32_t base;     /* group rank of min */
-    lat_level_t lv[];
+    uint8_t levels;    /* >= 1 (one level of count n when n <= 1) */
+    uint8_t order[LAT_MAX]; /* levels by |stride|, largest first (RANK) */
+    uint64_t mag[];
 } lat_t;
+
+#define LAT_MAG_BITS 58
+#define LAT_MAG_MASK ((1ull << LAT_MAG_BITS) - 1)
+
+static inline lat_level_t *lat_lv(const lat_t *m)
+{
+    return (lat_level_t *) (uintptr_t) (m->mag + (m->levels - 1));
+}
 
 /* What detection finds. */
 typedef struct lat_shape {
@@ -60,7 +68,7 @@ typedef struct lat_shape {
 
 static size_t lat_size(int levels)
 {
-    return sizeof(lat_t) + 2 * (size_t) levels * sizeof(lat_level_t);
+    return sizeof(lat_t) + 8 * (size_t) (levels - 1) + (size_t) levels * sizeof(lat_level_t);
 }
 
 static uint32_t lat_abs(int32_t s)
@@ -161,26 +169,19 @@ static int lat_detect(const grpmap_input_t *in, lat_shape_t *sh)
 }
 
 /* Division by d >= 1 for dividends below 2^31 (Granlund and Montgomery):
- * with l = ceil(lg d) and mag = floor(2^(31+l) / d) + 1 <= 2^32,
- * floor(v / d) = (v * mag) >> (31 + l), and v * mag < 2^63. */
-static void lat_magic(lat_level_t *lv, uint32_t d)
+ * with l = ceil(lg d) and mag = floor(2^(31+l) / d) + 1 <= 2^32 + 1,
+ * floor(v / d) = (v * mag) >> (31 + l), and v * mag < 2^64.  Packed with
+ * its shift in one word. */
+static uint64_t lat_magic(uint32_t d)
 {
     int l = grpmap_bits(d - 1);
-    lv->mag = ((uint64_t) 1 << (31 + l)) / d + 1;
-    lv->shift = (uint32_t) (31 + l);
+    uint64_t mag = ((uint64_t) 1 << (31 + l)) / d + 1;
+    return mag | (uint64_t) (31 + l) << LAT_MAG_BITS;
 }
 
-/* For the last peel: t = o 2^a, o odd.  v is a multiple of t iff
- * rotr(v * o^-1 mod 2^32, a) <= (2^32 - 1) / t, and then it is v / t. */
-static void lat_exact(lat_level_t *lv, uint32_t t)
+static inline uint32_t lat_div(uint32_t q, uint64_t packed)
 {
-    uint32_t a = (uint32_t) __builtin_ctz(t), o = t >> a, x = o;
-    int it;
-    for (it = 0; it < 4; it++) {
-        x *= 2u - o * x; /* Newton: 3, 6, 12, 24, 48 correct bits */
-    }
-    lv->mag = x;
-    lv->shift = a;
+    return (uint32_t) ((q * (packed & LAT_MAG_MASK)) >> (packed >> LAT_MAG_BITS));
 }
 
 static size_t lat_estimate(const grpmap_input_t *in)
@@ -206,18 +207,19 @@ static int lat_build(const grpmap_input_t *in, void **map)
     if (NULL == m) {
         return GRPMAP_ENOMEM;
     }
-    m->n = in->n;
-    m->levels = L;
+    m->levels = (uint8_t) L;
     m->first = in->n > 0 ? (uint32_t) in->ranks[0] : 0;
     mn = in->n > 0 ? in->ranks[0] : 0;
     for (k = 0; k < L; k++) {
         uint32_t c = (uint32_t) sh.count[k];
         int32_t s = sh.stride[k];
-        lat_level_t *lv = &m->lv[k];
-        lat_magic(lv, c ? c : 1);
+        lat_level_t *lv = &lat_lv(m)[k];
+        if (k < L - 1) {
+            m->mag[k] = lat_magic(c ? c : 1);
+        }
         lv->count = c;
         lv->step = (uint32_t) s;
-        lv->mult = 0;
+        lv->mult = s < 0 ? 0u - p : p;
         weight[k] = p;
         p *= c;
         if (c > 0) {
@@ -228,23 +230,11 @@ static int lat_build(const grpmap_input_t *in, void **map)
             span += (c - 1) * lat_abs(s);
         }
     }
-    m->min = (int32_t) mn;
+    m->min = (uint32_t) (int32_t) mn;
     m->span = span;
     m->base = base;
-    for (j = 0; j < L; j++) {
-        lat_level_t *lv = &m->lv[L + j];
-        uint32_t t;
-        k = sh.order[j];
-        t = lat_abs(sh.stride[k]);
-        t = t ? t : 1; /* n <= 1 */
-        if (j < L - 1) {
-            lat_magic(lv, t);
-        } else {
-            lat_exact(lv, t);
-        }
-        lv->count = (uint32_t) sh.count[k];
-        lv->step = t;
-        lv->mult = sh.stride[k] < 0 ? 0u - weight[k] : weight[k];
+    for (j = 0; j < LAT_MAX; j++) {
+        m->order[j] = (uint8_t) (j < L ? sh.order[j] : 0);
     }
     *map = m;
     return GRPMAP_OK;
@@ -253,48 +243,48 @@ static int lat_build(const grpmap_input_t *in, void **map)
 static int32_t lat_select(const void *map, int32_t i)
 {
     const lat_t *m = map;
-    const lat_level_t *lv = m->lv;
+    const lat_level_t *lv = lat_lv(m);
     uint32_t r = m->first, q = (uint32_t) i;
     int k, last = m->levels - 1;
     for (k = 0; k < last; k++) {
-        uint32_t d = (uint32_t) (((uint64_t) q * lv[k].mag) >> lv[k].shift);
+        uint32_t d = lat_div(q, m->mag[k]);
         r += (q - d * lv[k].count) * lv[k].step;
         q = d;
     }
     return (int32_t) (r + q * lv[last].step);
 }
 
+/* Digits peeled from the largest |stride| down; not on the message path,
+ * so plain divisions (keeps the form at one magic number per level). */
 static int32_t lat_rank(const void *map, int32_t w)
 {
     const lat_t *m = map;
-    const lat_level_t *pe = m->lv + m->levels;
-    int64_t v = (int64_t) w - m->min;
+    const lat_level_t *lv = lat_lv(m);
+    int64_t v = (int64_t) w - (int32_t) m->min;
     uint32_t u, q, idx = m->base;
-    int k, last = m->levels - 1;
-    if ((uint64_t) v > m->span) {
+    int j, L = m->levels;
+    if (v < 0 || (uint64_t) v > m->span) {
         return GRPMAP_NOT_MEMBER;
     }
     u = (uint32_t) v;
-    for (k = 0; k < last; k++) {
-        q = (uint32_t) (((uint64_t) u * pe[k].mag) >> pe[k].shift);
-        if (q >= pe[k].count) {
+    for (j = 0; j < L; j++) {
+        const lat_level_t *l = &lv[m->order[j]];
+        uint32_t t = lat_abs((int32_t) l->step);
+        t = t ? t : 1; /* n <= 1 */
+        q = u / t;
+        if (q >= l->count) {
             return GRPMAP_NOT_MEMBER;
         }
-        u -= q * pe[k].step;
-        idx += q * pe[k].mult;
+        u -= q * t;
+        idx += q * l->mult;
     }
-    q = u * (uint32_t) pe[last].mag;
-    q = (q >> pe[last].shift) | (q << ((32 - pe[last].shift) & 31));
-    if (q >= pe[last].count) {
-        return GRPMAP_NOT_MEMBER;
-    }
-    return (int32_t) (idx + q * pe[last].mult);
+    return 0 == u ? (int32_t) idx : GRPMAP_NOT_MEMBER;
 }
 
 static void lat_iterate(const void *map, int32_t first, int32_t count, int32_t *out)
 {
     const lat_t *m = map;
-    const lat_level_t *lv = m->lv;
+    const lat_level_t *lv = lat_lv(m);
     uint32_t x[LAT_MAX], base = m->first, q = (uint32_t) first, x0, s0 = lv[0].step;
     uint32_t left = count > 0 ? (uint32_t) count : 0;
     int k, L = m->levels;
@@ -304,7 +294,7 @@ static void lat_iterate(const void *map, int32_t first, int32_t count, int32_t *
     }
     /* digits of first; base = the value of its level-0 block's start */
     for (k = 0; k < L - 1; k++) {
-        uint32_t d = (uint32_t) (((uint64_t) q * lv[k].mag) >> lv[k].shift);
+        uint32_t d = lat_div(q, m->mag[k]);
         x[k] = q - d * lv[k].count;
         q = d;
         if (k > 0) {
