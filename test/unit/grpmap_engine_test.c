@@ -222,6 +222,28 @@ int main(void)
         free(start);
         free(order);
     }
+    /* skewed ranges: a few long ones among many of 1-3 members, so that
+     * blocks' guide buckets hold many segment starts (its walk and binary
+     * search fallback), in order or permuted inside, gaps of 1-2 between */
+    for (k = 0; k < 40; k++) {
+        int32_t w = 0, seg = 0;
+        n = 0;
+        while (n < 60000) {
+            int32_t len = 0 == seg % 25 ? 1 + (int32_t) test_rand_below(&s, 5000)
+                                        : 1 + (int32_t) test_rand_below(&s, 3), j;
+            for (j = 0; j < len; j++) {
+                r[n + j] = w + j;
+            }
+            if (seg % 2) {
+                gm_shuffle(&s, r + n, len);
+            }
+            n += len;
+            w += len + 1 + (int32_t) test_rand_below(&s, 2);
+            seg++;
+        }
+        snprintf(what, sizeof(what), "%d skewed ranges, %d members", seg, n);
+        CHECK(GRPMAP_OK == gm_check(&grpmap_blocks_repr, r, n, w, 1, what), "%s", what);
+    }
 
     /* composites: sets in random order through the engine */
     for (k = 0; k < 100; k++) {

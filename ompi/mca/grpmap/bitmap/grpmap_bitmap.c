@@ -3,15 +3,17 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * bitmap: bit p of the array is set when min + p is a member, p from 0 to
- * max - min, the array rounded up to 256-bit sub-blocks.  blk[b] holds, for
- * 1024-bit block b, the members before it (32 bits) and those in its first
- * 1, 2 and 3 sub-blocks (10 bits each); a sentinel blk[nblocks] holds n.
+ * max - min, the array rounded up to 512-bit sub-blocks.  blk[b] holds, for
+ * 2048-bit block b, the members before it (31 bits) and those in its first
+ * 1, 2 and 3 sub-blocks (11 bits each): 8 bytes a 256 bytes, as the thesis's
+ * 32-bit count a 1024-bit block; BM_STEPS sentinels after it hold n.
  * samp[j] is the block of member j << s, s chosen so that a sample spans
- * about one block; a sentinel (the last block) ends the list.  SELECT
- * narrows the block to [samp[j], samp[j + 1]] (two branch-free steps, a
- * binary search when the range is longer, as with clustered members), then
- * picks the sub-block and the word by comparisons and selects in the word
- * with broadword arithmetic and a 1 KB table.  On x86-64 (GCC or clang),
+ * about 2^BM_SAMPLE_SPAN blocks; a sentinel (the last block) ends the list.
+ * SELECT narrows the block to [samp[j], samp[j + 1]] (BM_STEPS branch-free
+ * comparisons made at once, a binary search first when the range is
+ * longer, as with clustered members), then picks the sub-block by
+ * comparisons and the word among its 8 by running popcounts, and selects
+ * in the word (pdep, or broadword arithmetic and a 1 KB table).  On x86-64 (GCC or clang),
  * SELECT and RANK come in three builds, chosen per map at build time from
  * what the CPU has: generic (inline SWAR popcount: without -mpopcnt the
  * builtin is a call into libgcc), popcnt, and popcnt + BMI2's pdep for the
@@ -23,13 +25,25 @@
 
 #include "ompi/mca/grpmap/bitmap/grpmap_bitmap.h"
 
-#define BM_BLOCK_SHIFT 10 /* 1024-bit blocks of 4 256-bit sub-blocks */
-#define BM_BLOCK_WORDS 16
-#define BM_MIN_SAMPLE 4   /* one sample per 16 .. 1024 members */
-#define BM_MAX_SAMPLE 10
+#define BM_BLOCK_SHIFT 11 /* 2048-bit blocks of 4 512-bit sub-blocks */
+#define BM_BLOCK_WORDS 32
+#define BM_SUB_WORDS 8
+#define BM_STEPS 3        /* SELECT's branch-free steps over the directory */
+#define BM_SAMPLE_SPAN 2  /* a sample: about 2^2 blocks' worth of members */
+#define BM_MIN_SAMPLE 6   /* one sample per 64 .. 2^20 members */
+#define BM_MAX_SAMPLE 20
+#define BM_COUNT_MASK 0x7fffffffull
+#if defined(__GNUC__) && !defined(__clang__)
+#define BM_UNROLL _Pragma("GCC unroll 8")
+#elif defined(__clang__)
+#define BM_UNROLL _Pragma("unroll")
+#else
+#define BM_UNROLL
+#endif
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(GRPMAP_NO_CPU_DISPATCH)
 #define BM_DISPATCH 1
+#include <cpuid.h>
 #endif
 #ifndef GRPMAP_CPU_LEVEL_MAX /* tests lower it to run the other builds */
 #define GRPMAP_CPU_LEVEL_MAX 2
@@ -45,8 +59,8 @@ typedef struct {
     int32_t n, min;
     uint32_t nbits, nwords, nblocks, nsamp;
     int sshift, hw;
-    /* w[nwords] (a multiple of 4), then uint64_t blk[nblocks + 1], then
-     * uint32_t samp[nsamp] */
+    /* w[nwords] (a multiple of 8), then uint64_t blk[nblocks + BM_STEPS],
+     * then uint32_t samp[nsamp] */
     uint64_t w[];
 } bm_map_t;
 
@@ -130,13 +144,28 @@ static inline __attribute__((always_inline)) unsigned bm_select_word(uint64_t x,
 }
 
 #if defined(BM_DISPATCH)
-/* 0, 1 or 2 as above, for this CPU */
+/* 0, 1 or 2 as above, for this CPU (pdep on Intel, and on AMD from Zen 3,
+ * family 19h, on) */
 static int bm_cpu_level(void)
 {
     int lvl = BM_GENERIC;
     __builtin_cpu_init();
     if (__builtin_cpu_supports("popcnt")) {
-        lvl = __builtin_cpu_supports("bmi2") && __builtin_cpu_is("intel") ? 2 : 1;
+        lvl = 1;
+        if (__builtin_cpu_supports("bmi2")) {
+            if (__builtin_cpu_is("intel")) {
+                lvl = 2;
+            } else if (__builtin_cpu_is("amd")) {
+                unsigned a, b, c, d, fam;
+                if (__get_cpuid(1, &a, &b, &c, &d)) {
+                    fam = (a >> 8) & 0xf;
+                    if (0xf == fam) {
+                        fam += (a >> 20) & 0xff;
+                    }
+                    lvl = fam >= 0x19 ? 2 : 1;
+                }
+            }
+        }
     }
     return lvl < GRPMAP_CPU_LEVEL_MAX ? lvl : GRPMAP_CPU_LEVEL_MAX;
 }
@@ -154,10 +183,10 @@ static int bm_shape(const grpmap_input_t *in, bm_shape_t *sh)
         if ((sh->nbits + 63) / 64 * 8 > (uint64_t) in->n * 8 + 64) {
             return GRPMAP_DECLINE;
         }
-        sh->nwords = (sh->nbits + 255) / 256 * 4;
+        sh->nwords = (sh->nbits + 511) / 512 * BM_SUB_WORDS;
         sh->nblocks = (sh->nwords + BM_BLOCK_WORDS - 1) / BM_BLOCK_WORDS;
         per = (uint64_t) in->n / sh->nblocks;
-        sh->sshift = grpmap_bits(per) - 1;
+        sh->sshift = grpmap_bits(per) - 1 + BM_SAMPLE_SPAN;
         if (sh->sshift < BM_MIN_SAMPLE) {
             sh->sshift = BM_MIN_SAMPLE;
         } else if (sh->sshift > BM_MAX_SAMPLE) {
@@ -165,7 +194,8 @@ static int bm_shape(const grpmap_input_t *in, bm_shape_t *sh)
         }
         sh->nsamp = (((uint64_t) in->n - 1) >> sh->sshift) + 2;
     }
-    sh->bytes = sizeof(bm_map_t) + 8 * (sh->nwords + sh->nblocks + 1) + 4 * sh->nsamp;
+    sh->bytes = sizeof(bm_map_t) + 8 * (sh->nwords + sh->nblocks + (in->n > 0) * BM_STEPS)
+                + 4 * sh->nsamp;
     return GRPMAP_OK;
 }
 
@@ -202,7 +232,7 @@ static int bm_build(const grpmap_input_t *in, void **out)
     m->hw = bm_cpu_level();
 #endif
     blk = m->w + sh.nwords;
-    samp = (uint32_t *) (blk + sh.nblocks + 1);
+    samp = (uint32_t *) (blk + sh.nblocks + (in->n > 0) * BM_STEPS);
     for (i = 0; i < in->n; i++) {
         uint32_t p = (uint32_t) (in->ranks[i] - in->min);
         m->w[p >> 6] |= 1ull << (p & 63);
@@ -211,8 +241,8 @@ static int bm_build(const grpmap_input_t *in, void **out)
         uint64_t k, e = 0;
         blk[b] = c;
         for (k = 0; k < BM_BLOCK_WORDS; k++) {
-            if (k > 0 && 0 == k % 4) {
-                blk[b] |= e << (32 + 10 * (k / 4 - 1));
+            if (k > 0 && 0 == k % BM_SUB_WORDS) {
+                blk[b] |= e << (31 + 11 * (k / BM_SUB_WORDS - 1));
             }
             if (b * BM_BLOCK_WORDS + k < sh.nwords) {
                 e += (uint64_t) bm_pop(m->w[b * BM_BLOCK_WORDS + k], BM_GENERIC);
@@ -220,7 +250,9 @@ static int bm_build(const grpmap_input_t *in, void **out)
         }
         c += (uint32_t) e;
     }
-    blk[sh.nblocks] = c;
+    for (j = 0; in->n > 0 && j < BM_STEPS; j++) {
+        blk[sh.nblocks + j] = c;
+    }
     for (j = 0; j + 1 < sh.nsamp; j++) {
         samp[j] = (uint32_t) (in->ranks[j << sh.sshift] - in->min) >> BM_BLOCK_SHIFT;
     }
@@ -231,39 +263,64 @@ static int bm_build(const grpmap_input_t *in, void **out)
     return GRPMAP_OK;
 }
 
-/* Bit position of member i (inlined into each build of SELECT). */
+/* ones in the first k sub-blocks of the block whose directory entry is bc */
+static inline __attribute__((always_inline)) uint32_t bm_subcount(uint64_t bc, uint32_t k)
+{
+    return (uint32_t) (bc >> (20 + 11 * k)) & (2047u & (0u - (k != 0)));
+}
+
+/* Bit position of member i (inlined into each build of SELECT): its
+ * sample brackets its block in [lo, hi] (blocks past hi hold more members
+ * before them than i); halve a long bracket, then BM_STEPS comparisons,
+ * made at once, end it; the sub-block by three comparisons, the word
+ * among its 8 by the running popcounts, then the bit in the word. */
 static inline __attribute__((always_inline)) uint64_t bm_position(const bm_map_t *m, uint32_t i,
                                                                   int lvl)
 {
     const uint64_t *blk = m->w + m->nwords, *p;
-    const uint32_t *samp = (const uint32_t *) (blk + m->nblocks + 1);
-    uint32_t j = i >> m->sshift, lo = samp[j], hi = samp[j + 1], r, sub, k, c[4];
+    const uint32_t *samp = (const uint32_t *) (blk + m->nblocks + BM_STEPS);
+    uint32_t j = i >> m->sshift, lo = samp[j], hi = samp[j + 1], r, sub, k, t, step = 0;
+    uint32_t q[BM_SUB_WORDS - 1], c[BM_SUB_WORDS - 1], below = 0;
     uint64_t bc;
 
-    /* the block is the last b in [lo, hi] with blk[b]'s count <= i */
-    while (hi - lo > 2) {
+    while (hi - lo > BM_STEPS) {
         uint32_t mid = lo + (hi - lo + 1) / 2;
-        if ((uint32_t) blk[mid] <= i) {
+        if ((uint32_t) (blk[mid] & BM_COUNT_MASK) <= i) {
             lo = mid;
         } else {
             hi = mid - 1;
         }
     }
-    lo += ((uint32_t) blk[lo + 1] <= i) & (lo < hi);
-    lo += ((uint32_t) blk[lo + 1] <= i) & (lo < hi);
+    BM_UNROLL
+    for (t = 1; t <= BM_STEPS; t++) {
+        step += (uint32_t) (blk[lo + t] & BM_COUNT_MASK) <= i;
+    }
+    lo += step;
     bc = blk[lo];
-    r = i - (uint32_t) bc;
-    /* the sub-block, then the word among its 4, without branches */
-    sub = (r >= ((bc >> 32) & 1023)) + (r >= ((bc >> 42) & 1023)) + (r >= ((bc >> 52) & 1023));
-    r -= (uint32_t) (bc >> (22 + 10 * sub)) & (1023u & (0u - (sub != 0))); /* 0 for sub 0 */
-    p = m->w + (size_t) lo * BM_BLOCK_WORDS + sub * 4;
-    c[0] = 0;
-    c[1] = bm_pop(p[0], lvl);
-    c[2] = c[1] + bm_pop(p[1], lvl);
-    c[3] = c[2] + bm_pop(p[2], lvl);
-    k = (r >= c[1]) + (r >= c[2]) + (r >= c[3]);
-    r -= c[k];
-    return (uint64_t) (p + k - m->w) * 64 + bm_select_word(p[k], r, lvl);
+    r = i - (uint32_t) (bc & BM_COUNT_MASK);
+    sub = (r >= bm_subcount(bc, 1)) + (r >= bm_subcount(bc, 2)) + (r >= bm_subcount(bc, 3));
+    r -= bm_subcount(bc, sub);
+    p = m->w + (size_t) lo * BM_BLOCK_WORDS + sub * BM_SUB_WORDS;
+    BM_UNROLL
+    for (k = 0; k < BM_SUB_WORDS - 1; k++) {
+        q[k] = bm_pop(p[k], lvl);
+    }
+    c[0] = q[0]; /* running counts, summed as a tree */
+    c[1] = q[0] + q[1];
+    c[2] = c[1] + q[2];
+    c[3] = c[1] + (q[2] + q[3]);
+    c[4] = c[3] + q[4];
+    c[5] = c[3] + (q[4] + q[5]);
+    c[6] = c[5] + q[6];
+    sub = 0;
+    BM_UNROLL
+    for (k = 0; k < BM_SUB_WORDS - 1; k++) {
+        uint32_t in = r >= c[k];
+        sub += in;
+        below += q[k] & (0u - in);
+    }
+    r -= below;
+    return (uint64_t) (p + sub - m->w) * 64 + bm_select_word(p[sub], r, lvl);
 }
 
 static inline __attribute__((always_inline)) int32_t bm_rank_body(const bm_map_t *m, int32_t w,
@@ -271,25 +328,26 @@ static inline __attribute__((always_inline)) int32_t bm_rank_body(const bm_map_t
 {
     const uint64_t *blk = m->w + m->nwords, *q;
     int64_t d = (int64_t) w - m->min;
-    uint32_t p, sub, t, c[4];
+    uint32_t p, sub, t, k, c;
     uint64_t bc;
 
     if (d < 0 || d >= (int64_t) m->nbits) {
         return GRPMAP_NOT_MEMBER;
     }
     p = (uint32_t) d;
-    q = m->w + (p >> 8) * 4; /* its sub-block */
-    t = (p >> 6) & 3;        /* its word there */
+    q = m->w + (p >> 9) * BM_SUB_WORDS; /* its sub-block */
+    t = (p >> 6) & (BM_SUB_WORDS - 1);   /* its word there */
     if (!((q[t] >> (p & 63)) & 1)) {
         return GRPMAP_NOT_MEMBER;
     }
-    sub = (p >> 8) & 3;
+    sub = (p >> 9) & 3;
     bc = blk[p >> BM_BLOCK_SHIFT];
-    c[0] = (uint32_t) bc + ((uint32_t) (bc >> (22 + 10 * sub)) & (1023u & (0u - (sub != 0))));
-    c[1] = c[0] + bm_pop(q[0], lvl);
-    c[2] = c[1] + bm_pop(q[1], lvl);
-    c[3] = c[2] + bm_pop(q[2], lvl);
-    return (int32_t) (c[t] + bm_pop(q[t] & ((1ull << (p & 63)) - 1), lvl));
+    c = (uint32_t) (bc & BM_COUNT_MASK) + bm_subcount(bc, sub);
+    BM_UNROLL
+    for (k = 0; k < BM_SUB_WORDS - 1; k++) {
+        c += bm_pop(q[k], lvl) & (0u - (k < t));
+    }
+    return (int32_t) (c + bm_pop(q[t] & ((1ull << (p & 63)) - 1), lvl));
 }
 
 #if defined(BM_DISPATCH)
@@ -358,7 +416,8 @@ static void bm_iterate(const void *map, int32_t first, int32_t count, int32_t *o
 static size_t bm_bytes(const void *map)
 {
     const bm_map_t *m = map;
-    return sizeof(bm_map_t) + 8 * ((size_t) m->nwords + m->nblocks + 1) + 4 * (size_t) m->nsamp;
+    return sizeof(bm_map_t) + 8 * ((size_t) m->nwords + m->nblocks + (m->n > 0) * BM_STEPS)
+           + 4 * (size_t) m->nsamp;
 }
 
 const grpmap_repr_t grpmap_bitmap_repr = {

@@ -4,16 +4,18 @@
  *
  * grpmap bitmap (thesis §4.1.3): an increasing map (GRPMAP_KIND_SET) as the
  * bits from its first to its last member (L = max - min + 1 bits, rounded
- * up to 256), a directory of one 64-bit word per 1024-bit block (members
- * before the block, and in its first 1, 2, 3 quarters) and a select index
- * (the block of every 2^s-th member, 2^s about the members of a block,
- * 16 <= 2^s <= 1024).  Bytes, exactly:
- *   32 + 32 * ceil(L / 256) + 8 * (ceil(L / 1024) + 1) + 4 * (ceil(n / 2^s) + 1)
- * (32 for n = 0): about L / 8 * 1.0625 + 4 n / 2^s.
- * SELECT: O(1) for evenly spread members (a sample, two branch-free steps
- * over the directory, a binary search only when one sample spans more
- * than 3 blocks, then 3 popcounts and a select in one word); RANK: O(1)
- * (one bit, one directory word, at most 4 popcounts).
+ * up to 512), a directory of one 64-bit word per 2048-bit block (members
+ * before the block, 31 bits, and in its first 1, 2, 3 quarters, 11 bits
+ * each: the thesis's one 32-bit count per 1024 bits, 3.1 %) with 3
+ * sentinels, and a select index (the block of every 2^s-th member, 2^s
+ * about 4 blocks' worth of members, 64 <= 2^s <= 2^20).  Bytes, exactly:
+ *   32 + 64 * ceil(L / 512) + 8 * (ceil(L / 2048) + 3) + 4 * (ceil(n / 2^s) + 1)
+ * (32 for n = 0): about L / 8 * 1.031 + 4 n / 2^s.
+ * SELECT: O(1) for evenly spread members (a sample, 3 directory words
+ * compared at once, a binary search only when one sample spans more than
+ * 3 blocks, then the quarter by 3 comparisons, the word by 7 popcounts and
+ * a select in one word); RANK: O(1) (one bit, one directory word, at most
+ * 8 popcounts).
  * Limits: declines maps that are not increasing, and maps whose bit array
  * would exceed 8 bytes a member + 64 (8 * ceil(L / 64) > 8 n + 64): a
  * table of 8-byte entries would then be smaller, and a few members far

@@ -24,16 +24,22 @@
  * split into l low bits (packed, l = floor(lg(U / n)) or a neighbour when
  * that is smaller in all) and a high part x >> l written in unary: member
  * i is bit (x >> l) + i of a bit vector of H = n + ((U - 1) >> l) + 1 bits
- * (rounded up to 256), with a directory as bitmap's (one 64-bit word per
- * 1024 bits) and the blocks of every 2^s1-th one and 2^s0-th zero.
- * Data: n l + H <= n (2 + lg(U / n)) + 1 bits.  Bytes, exactly, with
- * Z = H - n:
- *   48 + 8 * (ceil(n l / 64) + 1) + 32 * ceil(H / 256) + 8 * (ceil(H / 1024) + 1)
- *      + 4 * (ceil(n / 2^s1) + ceil(Z / 2^s0) + 2)
- * (56 for n = 0): indexes of about 0.3 - 0.4 bits a member.
- * SELECT: select of one number i in the high part (as bitmap's SELECT)
- * minus i, shifted, or'ed with low field i; RANK: the select of zero
- * number (w >> l) - 1 finds w's bucket, whose lows are compared in turn.
+ * (rounded up to 256), with a directory as bitmap's was (one 64-bit word
+ * per 1024 bits: the ones before the block, 32 bits, and in its first 1, 2,
+ * 3 quarters, 10 bits each; 3 sentinels after it) and the block of every
+ * 2^s1-th one (2^s1 about 4 blocks' worth of ones, 64 .. 2^20); no zero
+ * samples (RANK binary-searches the directory for its zero).
+ * Data: n l + H <= n (2 + lg(U / n)) + 1 bits.  Bytes, exactly:
+ *   40 + 8 * (ceil(n l / 64) + 1) + 32 * ceil(H / 256) + 8 * (ceil(H / 1024) + 3)
+ *      + 4 * (ceil(n / 2^s1) + 1)
+ * (48 for n = 0): indexes of about 0.27 bits a member (50,000 of 200,000:
+ * 26,072 bytes, 1.286 x lg C(N, n)).
+ * SELECT: select of one number i in the high part minus i, shifted, or'ed
+ * with low field i, without a branch when the sample's blocks are at most
+ * 3 apart (one sample read, 3 directory words compared at once, the
+ * quarter by 3 comparisons, the word by 3 popcounts, then pdep or a
+ * broadword select in the word); RANK: the select of zero number
+ * (w >> l) - 1 finds w's bucket, whose lows are compared in turn.
  *
  * bitmap and ef pick, per map at build time, a SELECT and RANK compiled
  * for what the CPU has (x86-64: generic, popcnt, popcnt + pdep on Intel).
