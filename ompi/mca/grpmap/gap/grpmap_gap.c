@@ -10,6 +10,7 @@
  * its low bits field i of the low part; bucket h (the members with
  * x >> l == h) ends at zero number h of the high part.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,6 +324,18 @@ const grpmap_repr_t grpmap_gap_repr = {
 #define EF_SAMPLE_SPAN 2  /* a sample: about 2^2 blocks' worth of ones */
 #define EF_MIN_SAMPLE 6   /* one sample per 64 .. 2^20 ones */
 #define EF_MAX_SAMPLE 20
+#ifndef EF_PS_WORDS
+#define EF_PS_WORDS 4     /* position samples: words a window */
+#endif
+#ifndef EF_PS_MIN
+#define EF_PS_MIN 6       /* one position sample per 2^6 or 2^7 ones ... */
+#endif
+#ifndef EF_PS_MAX
+#define EF_PS_MAX 7
+#endif
+#ifndef EF_PS_BUDGET
+#define EF_PS_BUDGET 1.25 /* ... when the map stays within 1.25 x lg C(U, n) */
+#endif
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(GRPMAP_NO_CPU_DISPATCH)
 #define EF_DISPATCH 1
@@ -341,19 +354,24 @@ const grpmap_repr_t grpmap_gap_repr = {
 typedef struct {
     int32_t n, min;
     uint32_t umax; /* U - 1 = max - min */
-    int l, hw, s1; /* one sample every 2^s1 ones */
+    uint8_t l, hw, s1, s2; /* one sample every 2^s1 ones, one position sample
+                              every 2^s2 ones (0: none) */
     uint32_t lowwords, highwords, nblocks, ns1;
+    uint32_t off2; /* samp2 from w on, in uint32_t (ns2 = ((n - 1) >> s2) + 2) */
     /* uint64_t low[lowwords], high[highwords] (a multiple of 8), blk[nblocks + EF_STEPS],
-     * then uint32_t samp1[ns1]; blk[b]: the low EF_CNT_BITS bits the ones
-     * before block b of high, then EF_SC_BITS bits each those in its first
-     * k sub-blocks (k = 1, 2, 3); EF_STEPS sentinels = n; samp1[j] is the
-     * block of one number j << s1, a sentinel (the last block) ends it */
+     * then uint32_t samp1[ns1], samp2[ns2]; blk[b]: the low EF_CNT_BITS
+     * bits the ones before block b of high, then EF_SC_BITS bits each those
+     * in its first k sub-blocks (k = 1, 2, 3); EF_STEPS sentinels = n;
+     * samp1[j] is the block of one number j << s1, a sentinel (the last
+     * block) ends it; samp2[j] the position p of one number j << s2 as its
+     * word (p & ~63) or'ed with the ones before it in its word (< 64), a
+     * sentinel (p = the high part's bits) ends it */
     uint64_t w[];
 } ef_map_t;
 
 typedef struct {
-    int l, s1;
-    uint64_t lowwords, highbits, highwords, nblocks, ns1;
+    int l, s1, s2;
+    uint64_t lowwords, highbits, highwords, nblocks, ns1, ns2;
     size_t bytes;
 } ef_shape_t;
 
@@ -448,7 +466,7 @@ static int ef_cpu_level(void)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("popcnt")) {
         lvl = 1;
-        if (__builtin_cpu_supports("bmi2")) {
+        if (__builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")) {
             if (__builtin_cpu_is("intel")) {
                 lvl = 2;
             } else if (__builtin_cpu_is("amd")) {
@@ -488,6 +506,39 @@ static void ef_shape_l(const grpmap_input_t *in, int l, ef_shape_t *sh)
                 + 4 * sh->ns1;
 }
 
+/* lg C(u, n) by Stirling's series (log(), unlike lgamma(), is thread-safe) */
+static double ef_lg_binom(double u, double n)
+{
+    double k = u - n, r = 0.0;
+    if (n < 1.0 || k < 1.0) {
+        return 0.0;
+    }
+    r = u * log(u) - n * log(n) - k * log(k) + 0.5 * log(u / (2.0 * 3.141592653589793 * n * k))
+        + (1.0 / u - 1.0 / n - 1.0 / k) / 12.0;
+    return r / log(2.0);
+}
+
+/* the position samples: one every 2^s2 ones, s2 the least of EF_PS_MIN ..
+ * EF_PS_MAX that keeps the map within EF_PS_BUDGET x lg C(U, n) bits */
+static void ef_shape_s2(const grpmap_input_t *in, ef_shape_t *sh)
+{
+    double budget;
+    int s2;
+    if (in->n <= 1) {
+        return;
+    }
+    budget = EF_PS_BUDGET * ef_lg_binom((double) in->max - in->min + 1.0, (double) in->n) / 8.0;
+    for (s2 = EF_PS_MIN; s2 <= EF_PS_MAX; s2++) {
+        uint64_t ns2 = (((uint64_t) in->n - 1) >> s2) + 2;
+        if ((double) (sh->bytes + 4 * ns2) <= budget) {
+            sh->s2 = s2;
+            sh->ns2 = ns2;
+            sh->bytes += 4 * ns2;
+            return;
+        }
+    }
+}
+
 /* l = floor(lg(U / n)), or a neighbour when that takes fewer bytes */
 static void ef_shape(const grpmap_input_t *in, ef_shape_t *sh)
 {
@@ -505,6 +556,7 @@ static void ef_shape(const grpmap_input_t *in, ef_shape_t *sh)
             }
         }
     }
+    ef_shape_s2(in, sh);
 }
 
 static size_t ef_estimate(const grpmap_input_t *in)
@@ -532,12 +584,17 @@ static inline const uint32_t *ef_samp1(const ef_map_t *m)
     return (const uint32_t *) (ef_blk(m) + m->nblocks + EF_STEPS);
 }
 
+static inline const uint32_t *ef_samp2(const ef_map_t *m)
+{
+    return (const uint32_t *) m->w + m->off2;
+}
+
 static int ef_build(const grpmap_input_t *in, void **out)
 {
     ef_shape_t sh;
     ef_map_t *m;
     uint64_t *high, *blk, b, j, k, ones = 0;
-    uint32_t *samp1;
+    uint32_t *samp1, *samp2;
     int32_t i;
 
     *out = NULL;
@@ -558,6 +615,8 @@ static int ef_build(const grpmap_input_t *in, void **out)
     m->highwords = (uint32_t) sh.highwords;
     m->nblocks = (uint32_t) sh.nblocks;
     m->ns1 = (uint32_t) sh.ns1;
+    m->s2 = (uint8_t) sh.s2;
+    m->off2 = (uint32_t) (2 * (sh.lowwords + sh.highwords + sh.nblocks + EF_STEPS) + sh.ns1);
 #if defined(EF_DISPATCH)
     m->hw = ef_cpu_level();
 #endif
@@ -596,6 +655,15 @@ static int ef_build(const grpmap_input_t *in, void **out)
                                >> EF_BLOCK_SHIFT);
     }
     samp1[sh.ns1 - 1] = (uint32_t) sh.nblocks - 1;
+    samp2 = samp1 + sh.ns1;
+    for (j = 0; j < sh.ns2; j++) {
+        uint64_t t = j << sh.s2, p = sh.highbits;
+        if (j + 1 < sh.ns2) {
+            p = (((uint64_t) (in->ranks[t] - in->min)) >> sh.l) + t;
+        }
+        samp2[j] = (uint32_t) ((p & ~63ull)
+                               | ef_pop(high[p >> 6] & ((1ull << (p & 63)) - 1), EF_GENERIC));
+    }
     *out = m;
     return GRPMAP_OK;
 }
@@ -689,6 +757,87 @@ static inline __attribute__((always_inline)) uint64_t ef_select1(const ef_map_t 
     return ef_in_block(ef_high(m), lo + step, bc, i - (uint32_t) (bc & EF_COUNT_MASK), 0, lvl);
 }
 
+/* Position in the high part of one number i by its position samples,
+ * the slow way (ef_select2's second half): one number i is in the
+ * EF_PS_WORDS words up to e's, e = samp2[j + 1] (one number (j + 1) << s2,
+ * or the end; j = i >> s2), when a gap within its group of 2^s2 ones kept
+ * it out of the front window; else ef_select1 (a group across more than
+ * two windows: seldom; never on random maps). */
+static inline __attribute__((always_inline)) uint64_t ef_select2_back(const ef_map_t *m,
+                                                                      uint32_t i, int lvl)
+{
+    const uint64_t *high = ef_high(m);
+    uint32_t j = i >> m->s2, se = ef_samp2(m)[j + 1], endc = (j + 1) << m->s2, u, t, tb = 0, sb;
+    uint32_t qb[EF_PS_WORDS], cb[EF_PS_WORDS];
+    uint64_t wb = se >> 6; /* >= EF_PS_WORDS - 1: the front window missed */
+
+    endc = endc < (uint32_t) m->n ? endc : (uint32_t) m->n;
+    EF_UNROLL
+    for (t = 0; t < EF_PS_WORDS; t++) {
+        qb[t] = ef_pop(high[wb - t], lvl);
+    }
+    /* u: one number i's rank from the end of word wb down, from 1 (the
+     * ones in word wb from e on counted in; se & 63 ones are before e) */
+    u = endc - i + qb[0] - (se & 63);
+    cb[0] = qb[0];
+    for (t = 1; t < EF_PS_WORDS; t++) {
+        cb[t] = cb[t - 1] + qb[t];
+    }
+    if (u > cb[EF_PS_WORDS - 1]) {
+        return ef_select1(m, i, lvl);
+    }
+    sb = qb[0];
+    EF_UNROLL
+    for (t = 0; t + 1 < EF_PS_WORDS; t++) {
+        uint32_t in = cb[t] < u;
+        tb += in;
+        sb += qb[t + 1] & (0u - in);
+    }
+    return (wb - tb) * 64 + ef_select_word(high[wb - tb], sb - u, lvl);
+}
+
+/* Position in the high part of one number i by its position samples: s =
+ * samp2[i >> s2] gives the word of one number (i >> s2) << s2 and the ones
+ * before it there, so i is one number r = (i & (2^s2 - 1)) + (s & 63) of
+ * the words from s's on; the first EF_PS_WORDS of them are counted at
+ * once (popcounts summed as a tree), without branches; when they hold
+ * fewer than r + 1 ones, ef_select2_back (out of line). */
+static inline __attribute__((always_inline)) uint64_t ef_select2(const ef_map_t *m, uint32_t i,
+                                                                 int lvl, uint64_t (*back)(const ef_map_t *, uint32_t))
+{
+    const uint64_t *high = ef_high(m);
+    uint32_t sa = ef_samp2(m)[i >> m->s2], r, t, tf = 0, bf = 0;
+    uint32_t qf[EF_PS_WORDS], cf[EF_PS_WORDS];
+    uint64_t wf = sa >> 6;
+
+    r = (i & ((1u << m->s2) - 1)) + (sa & 63);
+    EF_UNROLL
+    for (t = 0; t < EF_PS_WORDS; t++) {
+        qf[t] = ef_pop(high[wf + t], lvl);
+    }
+    cf[0] = qf[0];
+    cf[1] = qf[0] + qf[1];
+#if EF_PS_WORDS >= 3
+    cf[2] = cf[1] + qf[2];
+#endif
+#if EF_PS_WORDS >= 4
+    cf[3] = cf[1] + (qf[2] + qf[3]);
+#endif
+#if EF_PS_WORDS > 4 || EF_PS_WORDS < 2
+#error "EF_PS_WORDS: 2 .. 4"
+#endif
+    if (__builtin_expect(r >= cf[EF_PS_WORDS - 1], 0)) {
+        return back(m, i);
+    }
+    EF_UNROLL
+    for (t = 0; t + 1 < EF_PS_WORDS; t++) {
+        uint32_t in = r >= cf[t];
+        tf += in;
+        bf += qf[t] & (0u - in);
+    }
+    return (wf + tf) * 64 + ef_select_word(high[wf + tf], r - bf, lvl);
+}
+
 /* Position in the high part of zero number i (i below the zeros): the
  * last block with at most i zeros before it, by a binary search over the
  * directory (a loop of a fixed count a map, its steps without branches). */
@@ -707,16 +856,27 @@ static inline __attribute__((always_inline)) uint64_t ef_select0(const ef_map_t 
 }
 
 /* Low field i, without branches (the low part has a spare word at its end;
- * a 64-bit window holds a field: l <= 31) */
+ * a 64-bit window holds a field: l <= 31); little-endian: one unaligned
+ * load from the field's byte (its bit in the byte + l <= 38) */
 static inline __attribute__((always_inline)) uint64_t ef_low(const ef_map_t *m, uint64_t i)
 {
-    return gap_window(m->w, i * (uint64_t) m->l) & ((1ull << m->l) - 1);
+    uint64_t bit = i * (uint64_t) m->l;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, (const unsigned char *) m->w + (bit >> 3), sizeof(v));
+    return (v >> (bit & 7)) & ((1ull << m->l) - 1);
+#else
+    return gap_window(m->w, bit) & ((1ull << m->l) - 1);
+#endif
 }
 
-static inline __attribute__((always_inline)) int32_t ef_select_body(const ef_map_t *m, int32_t i,
-                                                                    int lvl)
+/* SELECT with (ps) or without the position samples; back: ef_select2_back
+ * of the same lvl, out of line */
+static inline __attribute__((always_inline)) int32_t
+ef_select_body(const ef_map_t *m, int32_t i, int lvl, int ps,
+               uint64_t (*back)(const ef_map_t *, uint32_t))
 {
-    uint64_t pos = ef_select1(m, (uint32_t) i, lvl);
+    uint64_t pos = ps ? ef_select2(m, (uint32_t) i, lvl, back) : ef_select1(m, (uint32_t) i, lvl);
     uint64_t x = ((pos - (uint64_t) i) << m->l) | ef_low(m, (uint64_t) i);
     return m->min + (int32_t) x;
 }
@@ -744,16 +904,25 @@ static inline __attribute__((always_inline)) int32_t ef_rank_body(const ef_map_t
     return GRPMAP_NOT_MEMBER;
 }
 
+/* per CPU level: SELECT with and without the position samples, and the
+ * position samples' slow half */
+#define EF_SELECT_LEVEL(N, L, ATTR)                                                              \
+    ATTR __attribute__((noinline)) static uint64_t ef_back_##N(const ef_map_t *m, uint32_t i)  \
+    {                                                                                          \
+        return ef_select2_back(m, i, L);                                                       \
+    }                                                                                          \
+    ATTR static int32_t ef_select_##N(const ef_map_t *m, int32_t i)                            \
+    {                                                                                          \
+        return ef_select_body(m, i, L, 0, ef_back_##N);                                        \
+    }                                                                                          \
+    ATTR static int32_t ef_select_ps_##N(const ef_map_t *m, int32_t i)                         \
+    {                                                                                          \
+        return ef_select_body(m, i, L, 1, ef_back_##N);                                        \
+    }
+EF_SELECT_LEVEL(g, EF_GENERIC, )
 #if defined(EF_DISPATCH)
-__attribute__((target("popcnt"))) static int32_t ef_select_1(const ef_map_t *m, int32_t i)
-{
-    return ef_select_body(m, i, 1);
-}
-
-__attribute__((target("popcnt"))) static int32_t ef_select_2(const ef_map_t *m, int32_t i)
-{
-    return ef_select_body(m, i, 2);
-}
+EF_SELECT_LEVEL(1, 1, __attribute__((target("popcnt"))))
+EF_SELECT_LEVEL(2, 2, __attribute__((target("popcnt,bmi,bmi2"))))
 
 __attribute__((target("popcnt"))) static int32_t ef_rank_1(const ef_map_t *m, int32_t w)
 {
@@ -771,13 +940,13 @@ static int32_t ef_select(const void *map, int32_t i)
     const ef_map_t *m = map;
 #if defined(EF_DISPATCH)
     if (2 == m->hw) {
-        return ef_select_2(m, i);
+        return m->s2 ? ef_select_ps_2(m, i) : ef_select_2(m, i);
     }
     if (1 == m->hw) {
-        return ef_select_1(m, i);
+        return m->s2 ? ef_select_ps_1(m, i) : ef_select_1(m, i);
     }
 #endif
-    return ef_select_body(m, i, EF_GENERIC);
+    return m->s2 ? ef_select_ps_g(m, i) : ef_select_g(m, i);
 }
 
 static int32_t ef_rank(const void *map, int32_t w)
@@ -822,13 +991,13 @@ static size_t ef_bytes(const void *map)
     const ef_map_t *m = map;
     return sizeof(ef_map_t)
            + 8 * ((size_t) m->lowwords + m->highwords + m->nblocks + (m->n > 0) * EF_STEPS)
-           + 4 * (size_t) m->ns1;
+           + 4 * ((size_t) m->ns1 + (m->s2 ? (((size_t) m->n - 1) >> m->s2) + 2 : 0));
 }
 
 const grpmap_repr_t grpmap_ef_repr = {
     .name = "ef",
     .kind = GRPMAP_KIND_SET,
-    .select_ns = 11.0, /* bench/grpmap_bench: 3.6 x array's random SELECT */
+    .select_ns = 8.0, /* bench/grpmap_bench: 2.7 x array's random SELECT (median, all maps) */
     .estimate = ef_estimate,
     .build = ef_build,
     .select = ef_select,

@@ -28,17 +28,25 @@
  * per 1024 bits: the ones before the block, 32 bits, and in its first 1, 2,
  * 3 quarters, 10 bits each; 3 sentinels after it) and the block of every
  * 2^s1-th one (2^s1 about 4 blocks' worth of ones, 64 .. 2^20); no zero
- * samples (RANK binary-searches the directory for its zero).
+ * samples (RANK binary-searches the directory for its zero).  Position
+ * samples, where the bytes allow: every 2^s2-th one's word and the ones
+ * before it in the word (uint32), s2 = 6 or 7, the smaller that keeps the
+ * map within 1.25 x lg C(U, n) bits (none else: 50,000 random of 200,000
+ * has no room).
  * Data: n l + H <= n (2 + lg(U / n)) + 1 bits.  Bytes, exactly:
  *   40 + 8 * (ceil(n l / 64) + 1) + 32 * ceil(H / 256) + 8 * (ceil(H / 1024) + 3)
- *      + 4 * (ceil(n / 2^s1) + 1)
+ *      + 4 * (ceil(n / 2^s1) + 1) [+ 4 * (ceil(n / 2^s2) + 1)]
  * (48 for n = 0): indexes of about 0.27 bits a member (50,000 of 200,000:
- * 26,072 bytes, 1.286 x lg C(N, n)).
- * SELECT: select of one number i in the high part minus i, shifted, or'ed
- * with low field i, without a branch when the sample's blocks are at most
- * 3 apart (one sample read, 3 directory words compared at once, the
- * quarter by 3 comparisons, the word by 3 popcounts, then pdep or a
- * broadword select in the word); RANK: the select of zero number
+ * 26,072 bytes, 1.286 x lg C(N, n)), 0.25 or 0.5 more with position samples.
+ * SELECT with position samples: the sample's word and the 3 after it
+ * counted at once (4 popcounts, no branch), pdep or a broadword select in
+ * the word; when a gap kept the one out of them (seldom; never on random
+ * maps), out of line, the 4 words up to the next sample's, then as
+ * without.  Without: select of one number i in the high part minus i,
+ * shifted, or'ed with low field i, without a branch when the sample's
+ * blocks are at most 3 apart (one sample read, 3 directory words compared
+ * at once, the quarter by 3 comparisons, the word by 3 popcounts, then
+ * pdep or a broadword select in the word); RANK: the select of zero number
  * (w >> l) - 1 finds w's bucket, whose lows are compared in turn.
  *
  * bitmap and ef pick, per map at build time, a SELECT and RANK compiled
