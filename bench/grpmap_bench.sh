@@ -11,7 +11,7 @@
 # picks against Open MPI's dense pointer table (read and dereferenced) in
 # the same run; the hybrid's build against filling the dense table; then
 # the issue's five bars.  Plain C, -O2, no sanitizers, no MPI run.  The
-# output goes to OUT (default bench/results/grpmap-run1.md) with a short
+# output goes to OUT (default bench/results/grpmap-run2.md) with a short
 # header (date, machine, command).
 #
 #   bench/grpmap_bench.sh [-r REPS] [-p PATTERNS]   (REPS of every timing,
@@ -22,7 +22,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${OVERLAY_BUILD_DIR:-$TOP/_build}
 OMPI_SRC=$BUILD/src/openmpi-4.1.4
-OUT=${OUT:-$TOP/bench/results/grpmap-run1.md}
+OUT=${OUT:-$TOP/bench/results/grpmap-run2.md}
 G=$TOP/ompi/mca/grpmap
 [ -f "$OMPI_SRC/opal/include/opal/constants.h" ] \
     || { echo "no prepared Open MPI source at $OMPI_SRC (set OVERLAY_BUILD_DIR)" >&2; exit 1; }
@@ -42,7 +42,7 @@ commit=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$TOP" status --porcelain 2>/dev/null)" ] || commit="$commit + uncommitted changes"
 mkdir -p "$(dirname "$OUT")"
 {
-    echo "# grpmap benchmark, run 1 ($(date -u +%Y-%m-%d))"
+    echo "# grpmap benchmark: $(basename "$OUT" .md) ($(date -u +%Y-%m-%d))"
     echo
     echo "Command: \`bench/grpmap_bench.sh${*:+ $*}\` (gcc -O2, no sanitizers), commit $commit."
     echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(uname -sr)."
