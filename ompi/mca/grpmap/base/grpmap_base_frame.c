@@ -100,6 +100,16 @@ static int grpmap_base_register(mca_base_register_flag_t flags)
     return OMPI_SUCCESS;
 }
 
+/* groups are built by any thread: the build time is summed with a CAS */
+static void add_build_time(double dt)
+{
+    double old = stat_build_time, sum;
+    do {
+        sum = old + dt;
+    } while (!__atomic_compare_exchange(&stat_build_time, &old, &sum, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED));
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -269,6 +279,7 @@ void ompi_grpmap_base_compress(ompi_group_t *group)
         opal_output_verbose(10, ompi_grpmap_base_framework.framework_output,
                             "grpmap: group of %d stays dense%s", n,
                             GRPMAP_OK != rc ? " (out of memory while building)" : "");
+        add_build_time(now_s() - t0);
         count_dense(group);
         return;
     }
@@ -283,7 +294,7 @@ void ompi_grpmap_base_compress(ompi_group_t *group)
     __atomic_add_fetch(&stat_dense_bytes, 8ull * (unsigned long long) n, __ATOMIC_RELAXED);
     __atomic_add_fetch(&stat_groups, 1ull, __ATOMIC_RELAXED);
     __atomic_add_fetch(&stat_per_repr[stat_slot(&h)], 1ull, __ATOMIC_RELAXED);
-    stat_build_time += now_s() - t0;
+    add_build_time(now_s() - t0);
     if (opal_output_get_verbosity(ompi_grpmap_base_framework.framework_output) >= 10) {
         char name[64];
         opal_output(ompi_grpmap_base_framework.framework_output,
