@@ -22,7 +22,7 @@ static int array_register(void)
     (void) mca_base_component_var_register(
         &mca_grpmap_array_component.base_version, "blocks_divisor",
         "The blocks form declines a map of n members cut into more than "
-        "max(16, n / blocks_divisor) ranges (each range costs 24 bytes besides its members)",
+        "max(16, n / blocks_divisor) ranges (each range costs up to 25 bytes besides its members)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
         &blocks_divisor);
     grpmap_blocks_set_divisor(blocks_divisor);
