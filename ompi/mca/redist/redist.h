@@ -111,7 +111,10 @@ struct ompi_redist_t {
     size_t extra_bytes;         /* what create allocated for this redistributor */
 };
 
-enum { REDIST_EMPTY = -1, REDIST_OUT = -2, REDIST_PARKED = -3 };
+/* REDIST_VACANT, REDIST_LANDING: inside one cycle only (base_cycle), a
+ * slot whose block was staged and sent, and one a receive is landing in */
+enum { REDIST_EMPTY = -1, REDIST_OUT = -2, REDIST_PARKED = -3, REDIST_VACANT = -4,
+       REDIST_LANDING = -5 };
 /* dest_rank of a free slot (MPIX_REDIST_FREE in mpi-ext.h) */
 #define REDIST_FREE_RANK (-1)
 

@@ -119,53 +119,64 @@ static inline char *stage_block(const ompi_redist_t *rd, int k)
 
 int ompi_redist_base_cycle(ompi_redist_t *rd, int next, int prev, int n)
 {
-    /* No free slot: block j leaves straight from its slot s_j while block
-     * j of prev lands in stage j (j < 2) or in s_(j-2), free once its own
-     * send completed; two blocks in flight per process, so the cycle
-     * advances two blocks per round trip.  At the end the stages go to
-     * the last two slots sent from.  Extra data memory: two blocks. */
-    int L = n < 2 ? n : 2, j, rc = OMPI_SUCCESS, s, *sl = rd->out_slot + rd->out_off[next];
+    /* No free slot: block j is copied into stage j % 2 and sent from
+     * there, so its slot s_j is vacant at once and block j of prev can
+     * land straight in its target slot t_j when that one is vacant by now
+     * (a ring shifting slot i to slot i: every block), else in s_j; two
+     * blocks in flight per process, and settle has nothing left to move
+     * for the blocks that landed home (before, each landed in a slot two
+     * steps behind and settle copied every one of them once more, a cold
+     * pass over the whole buffer).  The stage copy is of a block about to
+     * be sent, so the send reads it from cache.  Extra data memory: two
+     * blocks. */
+    int j, rc = OMPI_SUCCESS, s, t, land, *sl = rd->out_slot + rd->out_off[next];
     int *tl = rd->in_slot + rd->in_off[prev];
     int o0 = rd->out_next[next], i0 = rd->in_next[prev];
-    ompi_request_t **rq = rd->reqs;   /* [2k]: receive of block k, [2k+1]: its send; k = j % 2 */
+    ompi_request_t **rq = rd->reqs;   /* [2k]: a receive, [2k+1]: a send from stage k */
+    int landed[2] = {-1, -1};         /* slot of the block received through pair k */
 
-    for (j = 0; j < L && OMPI_SUCCESS == rc; j++) {
-        rc = MCA_PML_CALL(irecv(stage_block(rd, j), rd->count, rd->type, prev, TAG_DATA,
-                                rd->comm, &rq[2 * j]));
-        if (OMPI_SUCCESS == rc) {
-            rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, sl[o0 + j]), rd->count, rd->type,
-                                    next, TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm,
-                                    &rq[2 * j + 1]));
-        }
-    }
-    for (j = 0; j < n && OMPI_SUCCESS == rc; j++) {
+    for (j = 0; j < n; j++) {
         int k = j % 2;
-        rc = ompi_request_wait_all(2, &rq[2 * k], MPI_STATUSES_IGNORE);
+        if (j >= 2) {
+            rc = ompi_request_wait_all(2, &rq[2 * k], MPI_STATUSES_IGNORE);
+            if (OMPI_SUCCESS != rc) {
+                break;
+            }
+            rd->held[landed[k]] = tl[i0 + j - 2];
+        }
+        s = sl[o0 + j];
+        ompi_redist_base_copy(rd, stage_block(rd, k), ompi_redist_base_slot(rd, s));
+        rd->held[s] = REDIST_VACANT;
+        t = tl[i0 + j];
+        land = REDIST_VACANT == rd->held[t] ? t : s;
+        rd->held[land] = REDIST_LANDING;
+        landed[k] = land;
+        rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, land), rd->count, rd->type, prev,
+                                TAG_DATA, rd->comm, &rq[2 * k]));
         if (OMPI_SUCCESS != rc) {
             break;
         }
-        s = sl[o0 + j];       /* sent: free now */
-        if (j >= 2) {
-            rd->held[sl[o0 + j - 2]] = tl[i0 + j];   /* block j landed in s_(j-2) */
-        }
-        if (j + 2 < n) {
-            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type, prev,
-                                    TAG_DATA, rd->comm, &rq[2 * k]));
-            if (OMPI_SUCCESS == rc) {
-                rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, sl[o0 + j + 2]), rd->count,
-                                        rd->type, next, TAG_DATA, MCA_PML_BASE_SEND_STANDARD,
-                                        rd->comm, &rq[2 * k + 1]));
-            }
+        rc = MCA_PML_CALL(isend(stage_block(rd, k), rd->count, rd->type, next, TAG_DATA,
+                                MCA_PML_BASE_SEND_STANDARD, rd->comm, &rq[2 * k + 1]));
+        if (OMPI_SUCCESS != rc) {
+            (void) ompi_request_wait_all(1, &rq[2 * k], MPI_STATUSES_IGNORE);
+            break;
         }
     }
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    /* blocks 0 and 1 wait in the stages; the last L slots sent from are free */
-    for (j = 0; j < L; j++) {
-        s = sl[o0 + n - L + j];
-        ompi_redist_base_copy(rd, ompi_redist_base_slot(rd, s), stage_block(rd, j));
-        rd->held[s] = tl[i0 + j];
+    /* the last (at most two) pairs, oldest first */
+    for (j = n - (n < 2 ? n : 2); j < n; j++) {
+        int k = j % 2, rc2 = ompi_request_wait_all(2, &rq[2 * k], MPI_STATUSES_IGNORE);
+        if (OMPI_SUCCESS != rc2) {
+            rc = rc2;
+            continue;
+        }
+        rd->held[landed[k]] = tl[i0 + j];
+    }
+    if (OMPI_SUCCESS != rc) {
+        return rc;
     }
     rd->out_next[next] += n;
     rd->in_next[prev] += n;
