@@ -41,12 +41,9 @@
 #define BM_UNROLL
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(GRPMAP_NO_CPU_DISPATCH)
+#include "ompi/mca/grpmap/grpmap_cpu.h"
+#if defined(GRPMAP_CPU_DISPATCH)
 #define BM_DISPATCH 1
-#include <cpuid.h>
-#endif
-#ifndef GRPMAP_CPU_LEVEL_MAX /* tests lower it to run the other builds */
-#define GRPMAP_CPU_LEVEL_MAX 2
 #endif
 /* the popcount of the generic build: SWAR where the builtin may be a call */
 #if defined(__x86_64__) && !defined(__POPCNT__)
@@ -148,26 +145,7 @@ static inline __attribute__((always_inline)) unsigned bm_select_word(uint64_t x,
  * family 19h, on) */
 static int bm_cpu_level(void)
 {
-    int lvl = BM_GENERIC;
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("popcnt")) {
-        lvl = 1;
-        if (__builtin_cpu_supports("bmi2")) {
-            if (__builtin_cpu_is("intel")) {
-                lvl = 2;
-            } else if (__builtin_cpu_is("amd")) {
-                unsigned a, b, c, d, fam;
-                if (__get_cpuid(1, &a, &b, &c, &d)) {
-                    fam = (a >> 8) & 0xf;
-                    if (0xf == fam) {
-                        fam += (a >> 20) & 0xff;
-                    }
-                    lvl = fam >= 0x19 ? 2 : 1;
-                }
-            }
-        }
-    }
-    return lvl < GRPMAP_CPU_LEVEL_MAX ? lvl : GRPMAP_CPU_LEVEL_MAX;
+    return grpmap_cpu_level(BM_GENERIC);
 }
 #endif
 

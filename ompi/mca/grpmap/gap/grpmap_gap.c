@@ -337,12 +337,9 @@ const grpmap_repr_t grpmap_gap_repr = {
 #define EF_PS_BUDGET 1.25 /* ... when the map stays within 1.25 x lg C(U, n) */
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(GRPMAP_NO_CPU_DISPATCH)
+#include "ompi/mca/grpmap/grpmap_cpu.h"
+#if defined(GRPMAP_CPU_DISPATCH)
 #define EF_DISPATCH 1
-#include <cpuid.h>
-#endif
-#ifndef GRPMAP_CPU_LEVEL_MAX /* tests lower it to run the other builds */
-#define GRPMAP_CPU_LEVEL_MAX 2
 #endif
 /* the popcount of the generic build: SWAR where the builtin may be a call */
 #if defined(__x86_64__) && !defined(__POPCNT__)
@@ -462,26 +459,7 @@ static inline __attribute__((always_inline)) unsigned ef_select_word(uint64_t x,
  * family 19h, on: the AMD CPUs before run it in microcode) */
 static int ef_cpu_level(void)
 {
-    int lvl = EF_GENERIC;
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("popcnt")) {
-        lvl = 1;
-        if (__builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")) {
-            if (__builtin_cpu_is("intel")) {
-                lvl = 2;
-            } else if (__builtin_cpu_is("amd")) {
-                unsigned a, b, c, d, fam;
-                if (__get_cpuid(1, &a, &b, &c, &d)) {
-                    fam = (a >> 8) & 0xf;
-                    if (0xf == fam) {
-                        fam += (a >> 20) & 0xff;
-                    }
-                    lvl = fam >= 0x19 ? 2 : 1;
-                }
-            }
-        }
-    }
-    return lvl < GRPMAP_CPU_LEVEL_MAX ? lvl : GRPMAP_CPU_LEVEL_MAX;
+    return grpmap_cpu_level(EF_GENERIC);
 }
 #endif
 
