@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * The grpmap base: what Open MPI's group code calls (config/patches/
- * 0003-grpmap-hooks.patch).  A group whose members are all processes of
+ * 0004-grpmap-hooks.patch).  A group whose members are all processes of
  * MPI_COMM_WORLD's job, and at least grpmap_base_min_size of them, is
  * handed to the strategy; when it picks a compressed form, the group drops
  * its pointer table (OMPI_GROUP_GRPMAP) and resolves members through the
