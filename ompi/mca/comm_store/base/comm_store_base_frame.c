@@ -13,6 +13,7 @@
 #include "opal/threads/mutex.h"
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
+#include "opal/mca/common/suite/common_suite.h"
 #include "ompi/constants.h"
 #include "ompi/mca/comm_store/base/base.h"
 
@@ -82,10 +83,8 @@ static int store_pvar_get(const mca_base_pvar_t *pvar, void *value, void *obj)
 static void register_pvar(const char *name, const char *desc, int var_class,
                           mca_base_var_type_t type, mca_base_get_value_fn_t get, void *ctx)
 {
-    (void) mca_base_pvar_register("ompi", "comm_store", "base", name, desc, OPAL_INFO_LVL_4,
-                                  var_class, type, NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
-                                  MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-                                  get, NULL, NULL, ctx);
+    (void) common_suite_pvar_register("ompi", "comm_store", "base", name, desc, var_class, type,
+                                      get, ctx);
 }
 
 static int comm_store_base_register(mca_base_register_flag_t flags)

@@ -14,19 +14,22 @@
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/mca/base/mca_base_pvar.h"
+#include "opal/mca/common/suite/common_suite.h"
 #include "fcoll_la_twophase.h"
 
 const char *mca_fcoll_la_twophase_component_version_string =
     "Open MPI la_twophase collective MCA component version " OMPI_VERSION;
 
-int mca_fcoll_la_twophase_priority = 1;
-int mca_fcoll_la_twophase_cycle_buffer_size = 4 * 1024 * 1024;
-int mca_fcoll_la_twophase_num_aggregators = -1;
-int mca_fcoll_la_twophase_cost = MCA_FCOLL_LA_TWOPHASE_COST_BYTES;
-bool mca_fcoll_la_twophase_assign = true;
-bool mca_fcoll_la_twophase_one_per_node = false;
-bool mca_fcoll_la_twophase_cache = true;
-int mca_fcoll_la_twophase_node_size = 0;
+/* The defaults are set where each variable is registered (register runs
+ * again if the component is reloaded). */
+int mca_fcoll_la_twophase_priority;
+int mca_fcoll_la_twophase_cycle_buffer_size;
+int mca_fcoll_la_twophase_num_aggregators;
+int mca_fcoll_la_twophase_cost;
+bool mca_fcoll_la_twophase_assign;
+bool mca_fcoll_la_twophase_one_per_node;
+bool mca_fcoll_la_twophase_cache;
+int mca_fcoll_la_twophase_node_size;
 
 mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
 
@@ -54,26 +57,11 @@ static const mca_base_var_enum_value_t cost_values[] = {
     {0, NULL}
 };
 
-static void reg_ull_pvar(const char *name, const char *desc, int var_class,
-                         unsigned long long *ctx)
+static void reg_pvar(const char *name, const char *desc, int var_class, mca_base_var_type_t type,
+                     void *ctx)
 {
-    (void) mca_base_component_pvar_register(
-        &mca_fcoll_la_twophase_component.fcollm_version, name, desc,
-        OPAL_INFO_LVL_4, var_class, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
-        NULL, MPI_T_BIND_NO_OBJECT,
-        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-        NULL, NULL, NULL, ctx);
-}
-
-static void reg_double_pvar(const char *name, const char *desc, int var_class,
-                            double *ctx)
-{
-    (void) mca_base_component_pvar_register(
-        &mca_fcoll_la_twophase_component.fcollm_version, name, desc,
-        OPAL_INFO_LVL_4, var_class, MCA_BASE_VAR_TYPE_DOUBLE,
-        NULL, MPI_T_BIND_NO_OBJECT,
-        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-        NULL, NULL, NULL, ctx);
+    (void) common_suite_component_pvar_register(
+        &mca_fcoll_la_twophase_component.fcollm_version, name, desc, var_class, type, NULL, ctx);
 }
 
 static int la_twophase_register(void)
@@ -146,45 +134,54 @@ static int la_twophase_register(void)
         MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_node_size);
 
     memset(s, 0, sizeof(*s));
-    reg_ull_pvar("bytes_exchanged",
-                 "Bytes this process sent to other processes in the exchange "
-                 "phase of la_twophase collective writes and reads (total)",
-                 MCA_BASE_PVAR_CLASS_COUNTER, &s->bytes_exchanged);
-    reg_ull_pvar("bytes_in_place",
-                 "Bytes of this process's own data in the file domain it "
-                 "aggregates, which needed no exchange (total)",
-                 MCA_BASE_PVAR_CLASS_COUNTER, &s->bytes_in_place);
-    reg_ull_pvar("messages",
-                 "Data messages this process sent in exchange phases (total)",
-                 MCA_BASE_PVAR_CLASS_COUNTER, &s->messages);
-    reg_ull_pvar("bytes_exchanged_last",
-                 "As bytes_exchanged, for the last collective call only",
-                 MCA_BASE_PVAR_CLASS_GENERIC, &s->bytes_exchanged_last);
-    reg_ull_pvar("bytes_in_place_last",
-                 "As bytes_in_place, for the last collective call only",
-                 MCA_BASE_PVAR_CLASS_GENERIC, &s->bytes_in_place_last);
-    reg_ull_pvar("messages_last",
-                 "As messages, for the last collective call only",
-                 MCA_BASE_PVAR_CLASS_GENERIC, &s->messages_last);
-    reg_ull_pvar("assignments",
-                 "Aggregator assignments computed (LAP solved; cache misses)",
-                 MCA_BASE_PVAR_CLASS_COUNTER, &s->assignments);
-    reg_ull_pvar("cache_hits",
-                 "Collective calls that reused the cached assignment",
-                 MCA_BASE_PVAR_CLASS_COUNTER, &s->cache_hits);
-    reg_ull_pvar("buffer_last",
-                 "Bytes of the cycle buffer this process allocated in the last "
-                 "collective call (0 when it aggregated no domain); never more "
-                 "than fcoll_la_twophase_cycle_buffer_size",
-                 MCA_BASE_PVAR_CLASS_GENERIC, &s->buffer_last);
-    reg_double_pvar("assign_time",
-                    "Seconds spent in the assignment step (gather of the "
-                    "gains, solve, broadcast; total)",
-                    MCA_BASE_PVAR_CLASS_TIMER, &s->assign_time);
-    reg_double_pvar("assign_time_last",
-                    "Seconds spent in the assignment step of the last call "
-                    "(0 when the cached assignment was reused)",
-                    MCA_BASE_PVAR_CLASS_GENERIC, &s->assign_time_last);
+    reg_pvar("bytes_exchanged",
+             "Bytes this process sent to other processes in the exchange "
+             "phase of la_twophase collective writes and reads (total)",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->bytes_exchanged);
+    reg_pvar("bytes_in_place",
+             "Bytes of this process's own data in the file domain it "
+             "aggregates, which needed no exchange (total)",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->bytes_in_place);
+    reg_pvar("messages",
+             "Data messages this process sent in exchange phases (total)",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->messages);
+    reg_pvar("bytes_exchanged_last",
+             "As bytes_exchanged, for the last collective call only",
+             MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->bytes_exchanged_last);
+    reg_pvar("bytes_in_place_last",
+             "As bytes_in_place, for the last collective call only",
+             MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->bytes_in_place_last);
+    reg_pvar("messages_last",
+             "As messages, for the last collective call only",
+             MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->messages_last);
+    reg_pvar("assignments",
+             "Aggregator assignments computed (LAP solved; cache misses)",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->assignments);
+    reg_pvar("cache_hits",
+             "Collective calls that reused the cached assignment",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->cache_hits);
+    reg_pvar("buffer_last",
+             "Bytes of the cycle buffer this process allocated in the last "
+             "collective call (0 when it aggregated no domain); never more "
+             "than fcoll_la_twophase_cycle_buffer_size",
+             MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->buffer_last);
+    reg_pvar("assign_time",
+             "Seconds spent in the assignment step (gather of the "
+             "gains, solve, broadcast; total)",
+             MCA_BASE_PVAR_CLASS_TIMER, MCA_BASE_VAR_TYPE_DOUBLE, &s->assign_time);
+    reg_pvar("assign_time_last",
+             "Seconds spent in the assignment step of the last call "
+             "(0 when the cached assignment was reused)",
+             MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_DOUBLE, &s->assign_time_last);
 
     return OMPI_SUCCESS;
 }

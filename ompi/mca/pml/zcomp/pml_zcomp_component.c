@@ -21,6 +21,7 @@
 
 #include "opal/mca/base/mca_base_component_repository.h"
 #include "opal/mca/base/mca_base_pvar.h"
+#include "opal/mca/common/suite/common_suite.h"
 #include "opal/mca/pmix/pmix.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/show_help.h"
@@ -79,13 +80,10 @@ int mca_pml_zcomp_progress(void)
 
 static void zc_register_pvar(const char *name, const char *desc, unsigned long long *storage)
 {
-    (void) mca_base_component_pvar_register(&mca_pml_zcomp_component.pmlm_version, name, desc,
-                                            OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_COUNTER,
-                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-                                            MCA_BASE_VAR_BIND_NO_OBJECT,
-                                            MCA_BASE_PVAR_FLAG_READONLY
-                                                | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-                                            NULL, NULL, NULL, storage);
+    (void) common_suite_component_pvar_register(&mca_pml_zcomp_component.pmlm_version, name, desc,
+                                                MCA_BASE_PVAR_CLASS_COUNTER,
+                                                MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                                storage);
 }
 
 static void zc_register_pvars(void)

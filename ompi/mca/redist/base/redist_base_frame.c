@@ -14,6 +14,7 @@
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
+#include "opal/mca/common/suite/common_suite.h"
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
 
@@ -36,10 +37,8 @@ MCA_BASE_FRAMEWORK_DECLARE(ompi, redist, "Memory-aware data redistribution (MPIX
 static void register_pvar(const char *name, const char *desc, int var_class,
                           mca_base_var_type_t type, void *ctx)
 {
-    (void) mca_base_pvar_register("ompi", "redist", "base", name, desc, OPAL_INFO_LVL_4,
-                                  var_class, type, NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
-                                  MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-                                  NULL, NULL, NULL, ctx);
+    (void) common_suite_pvar_register("ompi", "redist", "base", name, desc, var_class, type, NULL,
+                                      ctx);
 }
 
 static int redist_base_register(mca_base_register_flag_t flags)
