@@ -7,7 +7,8 @@
  * 0 generic (SWAR popcount: without -mpopcnt the builtin is a call into
  * libgcc), 1 popcnt, 2 popcnt + BMI/BMI2's pdep for the select in a word
  * (Intel, and AMD from Zen 3, family 19h, on: the AMD CPUs before run pdep
- * in microcode).  Plain C, like grpmap_repr.h.
+ * in microcode); grpmap_bitvec.h holds what each level does to a word.
+ * Plain C, like grpmap_repr.h.
  */
 #ifndef OMPI_MCA_GRPMAP_CPU_H
 #define OMPI_MCA_GRPMAP_CPU_H
@@ -19,12 +20,17 @@
 #ifndef GRPMAP_CPU_LEVEL_MAX /* tests lower it to run the other builds */
 #define GRPMAP_CPU_LEVEL_MAX 2
 #endif
+/* the level of the generic build: SWAR where the builtin may be a call */
+#if defined(__x86_64__) && !defined(__POPCNT__)
+#define GRPMAP_CPU_GENERIC 0
+#else
+#define GRPMAP_CPU_GENERIC 1
+#endif
 
 #if defined(GRPMAP_CPU_DISPATCH)
-/* generic: the level a build without dispatch would use (0 or 1) */
-static inline int grpmap_cpu_level(int generic)
+static inline int grpmap_cpu_level(void)
 {
-    int lvl = generic;
+    int lvl = GRPMAP_CPU_GENERIC;
     __builtin_cpu_init();
     if (__builtin_cpu_supports("popcnt")) {
         lvl = 1;

@@ -116,31 +116,20 @@ static void comm_store_rbtree_replace_child(comm_store_rbtree_t *t, node_t *p, n
     }
 }
 
-static void comm_store_rbtree_rotate_left(comm_store_rbtree_t *t, node_t *x)
+/* Rotate x down to side d (0 left, 1 right): its child on the other side,
+ * y, takes its place, and y's child on side d becomes x's.  The fix-ups
+ * index child[] by such a direction, so each mirrored pair of CLRS's
+ * cases is one code (CLRS's left-hand case: d == 0). */
+static void comm_store_rbtree_rotate(comm_store_rbtree_t *t, node_t *x, int d)
 {
-    node_t *y = RIGHT(x);
-    SET(RIGHT(x), LEFT(y));
-    if (LEFT(y)) {
-        LEFT(y)->parent = x;
+    node_t *y = x->child[!d];
+    SET(x->child[!d], y->child[d]);
+    if (y->child[d]) {
+        y->child[d]->parent = x;
     }
     y->parent = x->parent;
     comm_store_rbtree_replace_child(t, x->parent, x, y);
-    SET(LEFT(y), x);
-    x->parent = y;
-    y->size = x->size;
-    x->size = SIZE(LEFT(x)) + SIZE(RIGHT(x)) + 1;
-}
-
-static void comm_store_rbtree_rotate_right(comm_store_rbtree_t *t, node_t *x)
-{
-    node_t *y = LEFT(x);
-    SET(LEFT(x), RIGHT(y));
-    if (RIGHT(y)) {
-        RIGHT(y)->parent = x;
-    }
-    y->parent = x->parent;
-    comm_store_rbtree_replace_child(t, x->parent, x, y);
-    SET(RIGHT(y), x);
+    SET(y->child[d], x);
     x->parent = y;
     y->size = x->size;
     x->size = SIZE(LEFT(x)) + SIZE(RIGHT(x)) + 1;
@@ -150,40 +139,22 @@ static void comm_store_rbtree_insert_fixup(comm_store_rbtree_t *t, node_t *z)
 {
     while (IS_RED(z->parent)) {
         node_t *p = z->parent, *g = p->parent;   /* red p is not the root */
-        if (p == LEFT(g)) {
-            node_t *u = RIGHT(g);
-            if (IS_RED(u)) {
-                p->red = 0;
-                u->red = 0;
-                g->red = 1;
-                z = g;
-            } else {
-                if (z == RIGHT(p)) {
-                    z = p;
-                    comm_store_rbtree_rotate_left(t, z);
-                    p = z->parent;
-                }
-                p->red = 0;
-                g->red = 1;
-                comm_store_rbtree_rotate_right(t, g);
-            }
+        int d = p != LEFT(g);                    /* p's side of g */
+        node_t *u = g->child[!d];
+        if (IS_RED(u)) {
+            p->red = 0;
+            u->red = 0;
+            g->red = 1;
+            z = g;
         } else {
-            node_t *u = LEFT(g);
-            if (IS_RED(u)) {
-                p->red = 0;
-                u->red = 0;
-                g->red = 1;
-                z = g;
-            } else {
-                if (z == LEFT(p)) {
-                    z = p;
-                    comm_store_rbtree_rotate_right(t, z);
-                    p = z->parent;
-                }
-                p->red = 0;
-                g->red = 1;
-                comm_store_rbtree_rotate_left(t, g);
+            if (z == p->child[!d]) {
+                z = p;
+                comm_store_rbtree_rotate(t, z, d);
+                p = z->parent;
             }
+            p->red = 0;
+            g->red = 1;
+            comm_store_rbtree_rotate(t, g, !d);
         }
     }
     t->root->red = 0;
@@ -247,56 +218,30 @@ static int comm_store_rbtree_insert(comm_store_map_t *m, uint32_t cid, void *ptr
 static void comm_store_rbtree_delete_fixup(comm_store_rbtree_t *t, node_t *x, node_t *xp)
 {
     while (x != t->root && !IS_RED(x)) {
-        if (x == LEFT(xp)) {
-            node_t *w = RIGHT(xp);      /* non-NULL: its side is >= 1 black deeper */
-            if (w->red) {
-                w->red = 0;
-                xp->red = 1;
-                comm_store_rbtree_rotate_left(t, xp);
-                w = RIGHT(xp);
-            }
-            if (!IS_RED(LEFT(w)) && !IS_RED(RIGHT(w))) {
-                w->red = 1;
-                x = xp;
-                xp = x->parent;
-            } else {
-                if (!IS_RED(RIGHT(w))) {
-                    LEFT(w)->red = 0;
-                    w->red = 1;
-                    comm_store_rbtree_rotate_right(t, w);
-                    w = RIGHT(xp);
-                }
-                w->red = xp->red;
-                xp->red = 0;
-                RIGHT(w)->red = 0;
-                comm_store_rbtree_rotate_left(t, xp);
-                x = t->root;
-            }
+        int d = x != LEFT(xp);          /* x's side of xp */
+        node_t *w = xp->child[!d];      /* non-NULL: its side is >= 1 black deeper */
+        if (w->red) {
+            w->red = 0;
+            xp->red = 1;
+            comm_store_rbtree_rotate(t, xp, d);
+            w = xp->child[!d];
+        }
+        if (!IS_RED(LEFT(w)) && !IS_RED(RIGHT(w))) {
+            w->red = 1;
+            x = xp;
+            xp = x->parent;
         } else {
-            node_t *w = LEFT(xp);
-            if (w->red) {
-                w->red = 0;
-                xp->red = 1;
-                comm_store_rbtree_rotate_right(t, xp);
-                w = LEFT(xp);
-            }
-            if (!IS_RED(LEFT(w)) && !IS_RED(RIGHT(w))) {
+            if (!IS_RED(w->child[!d])) {
+                w->child[d]->red = 0;
                 w->red = 1;
-                x = xp;
-                xp = x->parent;
-            } else {
-                if (!IS_RED(LEFT(w))) {
-                    RIGHT(w)->red = 0;
-                    w->red = 1;
-                    comm_store_rbtree_rotate_left(t, w);
-                    w = LEFT(xp);
-                }
-                w->red = xp->red;
-                xp->red = 0;
-                LEFT(w)->red = 0;
-                comm_store_rbtree_rotate_right(t, xp);
-                x = t->root;
+                comm_store_rbtree_rotate(t, w, !d);
+                w = xp->child[!d];
             }
+            w->red = xp->red;
+            xp->red = 0;
+            w->child[!d]->red = 0;
+            comm_store_rbtree_rotate(t, xp, d);
+            x = t->root;
         }
     }
     if (NULL != x) {

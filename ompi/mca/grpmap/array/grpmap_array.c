@@ -22,89 +22,30 @@
 #include <string.h>
 
 #include "ompi/mca/grpmap/array/grpmap_array.h"
+#include "ompi/mca/grpmap/grpmap_packed.h"
 
 /* ------------------------------------------------------------------ array */
 
-typedef struct {
-    int32_t n;
-    int k;
-    uint64_t w[];
-} array_map_t;
-
-static size_t array_size(int32_t n, int32_t max)
-{
-    return sizeof(array_map_t)
-           + 8 * grpmap_packed_words((uint64_t) n, grpmap_bits(max > 0 ? (uint64_t) max : 0));
-}
-
-static size_t array_estimate(const grpmap_input_t *in)
-{
-    return array_size(in->n, in->max);
-}
-
-static int array_build(const grpmap_input_t *in, void **out)
-{
-    size_t sz = array_size(in->n, in->max);
-    array_map_t *m = calloc(1, sz);
-    int32_t i;
-    if (NULL == m) {
-        return GRPMAP_ENOMEM;
-    }
-    m->n = in->n;
-    m->k = grpmap_bits(in->max > 0 ? (uint64_t) in->max : 0);
-    for (i = 0; i < in->n; i++) {
-        grpmap_packed_put(m->w, (uint64_t) i, m->k, (uint64_t) in->ranks[i]);
-    }
-    *out = m;
-    return GRPMAP_OK;
-}
-
-static int32_t array_select(const void *map, int32_t i)
-{
-    const array_map_t *m = map;
-    return (int32_t) grpmap_packed_get(m->w, (uint64_t) i, m->k);
-}
-
+/* the ranks packed (grpmap_packed.h); RANK: any w below 2^k may be one */
 static int32_t array_rank(const void *map, int32_t w)
 {
-    const array_map_t *m = map;
-    int32_t i;
+    const grpmap_packed_map_t *m = map;
     if (w < 0 || (m->k < 31 && (uint64_t) w >> m->k)) {
         return GRPMAP_NOT_MEMBER;
     }
-    for (i = 0; i < m->n; i++) {
-        if ((int32_t) grpmap_packed_get(m->w, (uint64_t) i, m->k) == w) {
-            return i;
-        }
-    }
-    return GRPMAP_NOT_MEMBER;
-}
-
-static void array_iterate(const void *map, int32_t first, int32_t count, int32_t *out)
-{
-    const array_map_t *m = map;
-    int32_t i;
-    for (i = 0; i < count; i++) {
-        out[i] = (int32_t) grpmap_packed_get(m->w, (uint64_t) (first + i), m->k);
-    }
-}
-
-static size_t array_bytes(const void *map)
-{
-    const array_map_t *m = map;
-    return sizeof(array_map_t) + 8 * grpmap_packed_words((uint64_t) m->n, m->k);
+    return grpmap_packed_map_find(m, w);
 }
 
 const grpmap_repr_t grpmap_array_repr = {
     .name = "array",
     .kind = GRPMAP_KIND_LIST,
     .select_ns = 3.0,
-    .estimate = array_estimate,
-    .build = array_build,
-    .select = array_select,
+    .estimate = grpmap_packed_map_estimate,
+    .build = grpmap_packed_map_build,
+    .select = grpmap_packed_map_select,
     .rank = array_rank,
-    .iterate = array_iterate,
-    .bytes = array_bytes,
+    .iterate = grpmap_packed_map_iterate,
+    .bytes = grpmap_packed_map_bytes,
     .release = free,
 };
 

@@ -16,86 +16,30 @@
 #include <time.h>
 
 #include "ompi/mca/grpmap/base/grpmap_engine.h"
+#include "ompi/mca/grpmap/grpmap_packed.h"
 
 /* ------------------------------------------------------- packed permutation */
 
-typedef struct {
-    int32_t n;
-    int k;
-    uint64_t w[];
-} pperm_t;
-
-static size_t pperm_size(int32_t n)
-{
-    return sizeof(pperm_t) + 8 * grpmap_packed_words((uint64_t) n,
-                                                     grpmap_bits(n > 1 ? (uint64_t) n - 1 : 0));
-}
-
-static size_t pperm_estimate(const grpmap_input_t *in)
-{
-    return pperm_size(in->n);
-}
-
-static int pperm_build(const grpmap_input_t *in, void **out)
-{
-    pperm_t *p = calloc(1, pperm_size(in->n));
-    int32_t i;
-    if (NULL == p) {
-        return GRPMAP_ENOMEM;
-    }
-    p->n = in->n;
-    p->k = grpmap_bits(in->n > 1 ? (uint64_t) in->n - 1 : 0);
-    for (i = 0; i < in->n; i++) {
-        grpmap_packed_put(p->w, (uint64_t) i, p->k, (uint64_t) in->ranks[i]);
-    }
-    *out = p;
-    return GRPMAP_OK;
-}
-
-static int32_t pperm_select(const void *map, int32_t i)
-{
-    const pperm_t *p = map;
-    return (int32_t) grpmap_packed_get(p->w, (uint64_t) i, p->k);
-}
-
+/* the ranks packed (grpmap_packed.h); RANK: any v below n is one */
 static int32_t pperm_rank(const void *map, int32_t v)
 {
-    const pperm_t *p = map;
-    int32_t i;
+    const grpmap_packed_map_t *p = map;
     if (v < 0 || v >= p->n) {
         return GRPMAP_NOT_MEMBER;
     }
-    for (i = 0; i < p->n; i++) {
-        if ((int32_t) grpmap_packed_get(p->w, (uint64_t) i, p->k) == v) {
-            return i;
-        }
-    }
-    return GRPMAP_NOT_MEMBER;
-}
-
-static void pperm_iterate(const void *map, int32_t first, int32_t count, int32_t *out)
-{
-    int32_t i;
-    for (i = 0; i < count; i++) {
-        out[i] = pperm_select(map, first + i);
-    }
-}
-
-static size_t pperm_bytes(const void *map)
-{
-    return pperm_size(((const pperm_t *) map)->n);
+    return grpmap_packed_map_find(p, v);
 }
 
 const grpmap_repr_t grpmap_packed_perm_repr = {
     .name = "packed",
     .kind = GRPMAP_KIND_PERM,
     .select_ns = 3.0,
-    .estimate = pperm_estimate,
-    .build = pperm_build,
-    .select = pperm_select,
+    .estimate = grpmap_packed_map_estimate,
+    .build = grpmap_packed_map_build,
+    .select = grpmap_packed_map_select,
     .rank = pperm_rank,
-    .iterate = pperm_iterate,
-    .bytes = pperm_bytes,
+    .iterate = grpmap_packed_map_iterate,
+    .bytes = grpmap_packed_map_bytes,
     .release = free,
 };
 

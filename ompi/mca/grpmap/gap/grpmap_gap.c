@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ompi/mca/grpmap/gap/grpmap_gap.h"
+#include "ompi/mca/grpmap/grpmap_bitvec.h"
 
 /* ================================================================== gap */
 
@@ -66,17 +67,6 @@ static size_t gap_estimate(const grpmap_input_t *in)
     }
     gap_shape(in, &sh);
     return sh.bytes;
-}
-
-static inline unsigned gap_pop(uint64_t x)
-{
-#if defined(__x86_64__) && !defined(__POPCNT__)
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    return (unsigned) ((((x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full) * 0x0101010101010101ull) >> 56);
-#else
-    return (unsigned) __builtin_popcountll(x);
-#endif
 }
 
 static int gap_build(const grpmap_input_t *in, void **out)
@@ -151,7 +141,7 @@ static inline uint32_t gap_window_sum(const gap_map_t *m, uint64_t v)
         uint32_t s = 0;
         int b;
         for (b = 0; b < m->k; b++) {
-            s += gap_pop(v & (m->fold << b)) << b;
+            s += grpmap_pop(v & (m->fold << b), GRPMAP_CPU_GENERIC) << b;
         }
         return s;
     }
@@ -315,15 +305,10 @@ const grpmap_repr_t grpmap_gap_repr = {
 #ifndef EF_BLOCK_SHIFT
 #define EF_BLOCK_SHIFT 10 /* directory: 1024-bit blocks of 4 256-bit sub-blocks */
 #endif
-#define EF_BLOCK_WORDS (1 << (EF_BLOCK_SHIFT - 6))
-#define EF_SUB_WORDS (EF_BLOCK_WORDS / 4)
+#define EF_BLOCK_WORDS GRPMAP_BV_BLOCK_WORDS(EF_BLOCK_SHIFT)
+#define EF_SUB_WORDS GRPMAP_BV_SUB_WORDS(EF_BLOCK_SHIFT)
 #define EF_SUB_BITS (64 * EF_SUB_WORDS)
-#define EF_CNT_BITS (42 - EF_BLOCK_SHIFT)  /* 31 or 32 bits of count */
-#define EF_SC_BITS (EF_BLOCK_SHIFT)        /* 11 or 10 bits a sub-count */
-#define EF_STEPS 3        /* SELECT's branch-free steps over the directory */
-#define EF_SAMPLE_SPAN 2  /* a sample: about 2^2 blocks' worth of ones */
-#define EF_MIN_SAMPLE 6   /* one sample per 64 .. 2^20 ones */
-#define EF_MAX_SAMPLE 20
+#define EF_STEPS GRPMAP_BV_STEPS
 #ifndef EF_PS_WORDS
 #define EF_PS_WORDS 4     /* position samples: words a window */
 #endif
@@ -337,17 +322,6 @@ const grpmap_repr_t grpmap_gap_repr = {
 #define EF_PS_BUDGET 1.25 /* ... when the map stays within 1.25 x lg C(U, n) */
 #endif
 
-#include "ompi/mca/grpmap/grpmap_cpu.h"
-#if defined(GRPMAP_CPU_DISPATCH)
-#define EF_DISPATCH 1
-#endif
-/* the popcount of the generic build: SWAR where the builtin may be a call */
-#if defined(__x86_64__) && !defined(__POPCNT__)
-#define EF_GENERIC 0
-#else
-#define EF_GENERIC 1
-#endif
-
 typedef struct {
     int32_t n, min;
     uint32_t umax; /* U - 1 = max - min */
@@ -356,9 +330,9 @@ typedef struct {
     uint32_t lowwords, highwords, nblocks, ns1;
     uint32_t off2; /* samp2 from w on, in uint32_t (ns2 = ((n - 1) >> s2) + 2) */
     /* uint64_t low[lowwords], high[highwords] (a multiple of 8), blk[nblocks + EF_STEPS],
-     * then uint32_t samp1[ns1], samp2[ns2]; blk[b]: the low EF_CNT_BITS
-     * bits the ones before block b of high, then EF_SC_BITS bits each those
-     * in its first k sub-blocks (k = 1, 2, 3); EF_STEPS sentinels = n;
+     * then uint32_t samp1[ns1], samp2[ns2]; blk[b]: the low 42 - EF_BLOCK_SHIFT
+     * bits the ones before block b of high, then EF_BLOCK_SHIFT bits each
+     * those in its first k sub-blocks (k = 1, 2, 3); EF_STEPS sentinels = n;
      * samp1[j] is the block of one number j << s1, a sentinel (the last
      * block) ends it; samp2[j] the position p of one number j << s2 as its
      * word (p & ~63) or'ed with the ones before it in its word (< 64), a
@@ -372,100 +346,9 @@ typedef struct {
     size_t bytes;
 } ef_shape_t;
 
-#if defined(__GNUC__) && !defined(__clang__)
-#define EF_UNROLL _Pragma("GCC unroll 8")
-#elif defined(__clang__)
-#define EF_UNROLL _Pragma("unroll")
-#else
-#define EF_UNROLL
-#endif
-
-#define EF_L8 0x0101010101010101ull
-#define EF_H8 0x8080808080808080ull
-#define EF_COUNT_MASK (~0ull >> (64 - EF_CNT_BITS))
-
-/* bit positions of the set bits of a byte, 3 bits each, lowest first */
-static const uint32_t ef_sel8[256] = {
-    0x000000, 0x000000, 0x000001, 0x000008, 0x000002, 0x000010, 0x000011, 0x000088,
-    0x000003, 0x000018, 0x000019, 0x0000c8, 0x00001a, 0x0000d0, 0x0000d1, 0x000688,
-    0x000004, 0x000020, 0x000021, 0x000108, 0x000022, 0x000110, 0x000111, 0x000888,
-    0x000023, 0x000118, 0x000119, 0x0008c8, 0x00011a, 0x0008d0, 0x0008d1, 0x004688,
-    0x000005, 0x000028, 0x000029, 0x000148, 0x00002a, 0x000150, 0x000151, 0x000a88,
-    0x00002b, 0x000158, 0x000159, 0x000ac8, 0x00015a, 0x000ad0, 0x000ad1, 0x005688,
-    0x00002c, 0x000160, 0x000161, 0x000b08, 0x000162, 0x000b10, 0x000b11, 0x005888,
-    0x000163, 0x000b18, 0x000b19, 0x0058c8, 0x000b1a, 0x0058d0, 0x0058d1, 0x02c688,
-    0x000006, 0x000030, 0x000031, 0x000188, 0x000032, 0x000190, 0x000191, 0x000c88,
-    0x000033, 0x000198, 0x000199, 0x000cc8, 0x00019a, 0x000cd0, 0x000cd1, 0x006688,
-    0x000034, 0x0001a0, 0x0001a1, 0x000d08, 0x0001a2, 0x000d10, 0x000d11, 0x006888,
-    0x0001a3, 0x000d18, 0x000d19, 0x0068c8, 0x000d1a, 0x0068d0, 0x0068d1, 0x034688,
-    0x000035, 0x0001a8, 0x0001a9, 0x000d48, 0x0001aa, 0x000d50, 0x000d51, 0x006a88,
-    0x0001ab, 0x000d58, 0x000d59, 0x006ac8, 0x000d5a, 0x006ad0, 0x006ad1, 0x035688,
-    0x0001ac, 0x000d60, 0x000d61, 0x006b08, 0x000d62, 0x006b10, 0x006b11, 0x035888,
-    0x000d63, 0x006b18, 0x006b19, 0x0358c8, 0x006b1a, 0x0358d0, 0x0358d1, 0x1ac688,
-    0x000007, 0x000038, 0x000039, 0x0001c8, 0x00003a, 0x0001d0, 0x0001d1, 0x000e88,
-    0x00003b, 0x0001d8, 0x0001d9, 0x000ec8, 0x0001da, 0x000ed0, 0x000ed1, 0x007688,
-    0x00003c, 0x0001e0, 0x0001e1, 0x000f08, 0x0001e2, 0x000f10, 0x000f11, 0x007888,
-    0x0001e3, 0x000f18, 0x000f19, 0x0078c8, 0x000f1a, 0x0078d0, 0x0078d1, 0x03c688,
-    0x00003d, 0x0001e8, 0x0001e9, 0x000f48, 0x0001ea, 0x000f50, 0x000f51, 0x007a88,
-    0x0001eb, 0x000f58, 0x000f59, 0x007ac8, 0x000f5a, 0x007ad0, 0x007ad1, 0x03d688,
-    0x0001ec, 0x000f60, 0x000f61, 0x007b08, 0x000f62, 0x007b10, 0x007b11, 0x03d888,
-    0x000f63, 0x007b18, 0x007b19, 0x03d8c8, 0x007b1a, 0x03d8d0, 0x03d8d1, 0x1ec688,
-    0x00003e, 0x0001f0, 0x0001f1, 0x000f88, 0x0001f2, 0x000f90, 0x000f91, 0x007c88,
-    0x0001f3, 0x000f98, 0x000f99, 0x007cc8, 0x000f9a, 0x007cd0, 0x007cd1, 0x03e688,
-    0x0001f4, 0x000fa0, 0x000fa1, 0x007d08, 0x000fa2, 0x007d10, 0x007d11, 0x03e888,
-    0x000fa3, 0x007d18, 0x007d19, 0x03e8c8, 0x007d1a, 0x03e8d0, 0x03e8d1, 0x1f4688,
-    0x0001f5, 0x000fa8, 0x000fa9, 0x007d48, 0x000faa, 0x007d50, 0x007d51, 0x03ea88,
-    0x000fab, 0x007d58, 0x007d59, 0x03eac8, 0x007d5a, 0x03ead0, 0x03ead1, 0x1f5688,
-    0x000fac, 0x007d60, 0x007d61, 0x03eb08, 0x007d62, 0x03eb10, 0x03eb11, 0x1f5888,
-    0x007d63, 0x03eb18, 0x03eb19, 0x1f58c8, 0x03eb1a, 0x1f58d0, 0x1f58d1, 0xfac688,
-};
-
-static inline unsigned ef_pop_swar(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    return (unsigned) ((((x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full) * EF_L8) >> 56);
-}
-
-/* lvl (a constant where inlined): 0 SWAR, 1 the popcount builtin, 2 also pdep */
-static inline __attribute__((always_inline)) unsigned ef_pop(uint64_t x, int lvl)
-{
-    return lvl ? (unsigned) __builtin_popcountll(x) : ef_pop_swar(x);
-}
-
-/* Position of the r-th set bit (from 0) of x; r < popcount(x). */
-static inline __attribute__((always_inline)) unsigned ef_select_word(uint64_t x, unsigned r,
-                                                                     int lvl)
-{
-    uint64_t s;
-    unsigned b;
-#if defined(EF_DISPATCH)
-    if (lvl >= 2) {
-        __asm__("pdep %2, %1, %0" : "=r"(s) : "r"(1ull << r), "r"(x));
-        return (unsigned) __builtin_ctzll(s);
-    }
-#endif
-    s = x - ((x >> 1) & 0x5555555555555555ull);
-    s = (s & 0x3333333333333333ull) + ((s >> 2) & 0x3333333333333333ull);
-    s = ((s + (s >> 4)) & 0x0f0f0f0f0f0f0f0full) * EF_L8; /* byte k: bits in bytes 0..k */
-    /* the first byte whose running count exceeds r (byte 7's always does) */
-    b = (unsigned) __builtin_ctzll(~(((uint64_t) r * EF_L8 | EF_H8) - s) & EF_H8) - 7;
-    r -= (unsigned) (((s << 8) >> b) & 0xff);
-    return b + ((ef_sel8[(x >> b) & 0xff] >> (3 * r)) & 7);
-}
-
-#if defined(EF_DISPATCH)
-/* 0, 1 or 2 as above, for this CPU (pdep on Intel, and on AMD from Zen 3,
- * family 19h, on: the AMD CPUs before run it in microcode) */
-static int ef_cpu_level(void)
-{
-    return grpmap_cpu_level(EF_GENERIC);
-}
-#endif
-
 static void ef_shape_l(const grpmap_input_t *in, int l, ef_shape_t *sh)
 {
-    uint64_t umax = (uint64_t) ((int64_t) in->max - in->min), per;
+    uint64_t umax = (uint64_t) ((int64_t) in->max - in->min);
     memset(sh, 0, sizeof(*sh));
     sh->l = l;
     sh->lowwords = grpmap_packed_words((uint64_t) in->n, l);
@@ -473,10 +356,7 @@ static void ef_shape_l(const grpmap_input_t *in, int l, ef_shape_t *sh)
         sh->highbits = (uint64_t) in->n + (umax >> l) + 1;
         sh->highwords = (sh->highbits + EF_SUB_BITS - 1) / EF_SUB_BITS * EF_SUB_WORDS;
         sh->nblocks = (sh->highwords + EF_BLOCK_WORDS - 1) / EF_BLOCK_WORDS;
-        per = (uint64_t) in->n / sh->nblocks;
-        sh->s1 = grpmap_bits(per) - 1 + EF_SAMPLE_SPAN;
-        sh->s1 = sh->s1 < EF_MIN_SAMPLE ? EF_MIN_SAMPLE
-                 : sh->s1 > EF_MAX_SAMPLE ? EF_MAX_SAMPLE : sh->s1;
+        sh->s1 = grpmap_bv_sample_shift((uint64_t) in->n, sh->nblocks);
         sh->ns1 = (((uint64_t) in->n - 1) >> sh->s1) + 2;
     }
     sh->bytes = sizeof(ef_map_t)
@@ -571,7 +451,7 @@ static int ef_build(const grpmap_input_t *in, void **out)
 {
     ef_shape_t sh;
     ef_map_t *m;
-    uint64_t *high, *blk, b, j, k, ones = 0;
+    uint64_t *high, *blk, j;
     uint32_t *samp1, *samp2;
     int32_t i;
 
@@ -595,8 +475,8 @@ static int ef_build(const grpmap_input_t *in, void **out)
     m->ns1 = (uint32_t) sh.ns1;
     m->s2 = (uint8_t) sh.s2;
     m->off2 = (uint32_t) (2 * (sh.lowwords + sh.highwords + sh.nblocks + EF_STEPS) + sh.ns1);
-#if defined(EF_DISPATCH)
-    m->hw = ef_cpu_level();
+#if defined(GRPMAP_CPU_DISPATCH)
+    m->hw = grpmap_cpu_level();
 #endif
     if (0 == in->n) {
         *out = m;
@@ -610,22 +490,7 @@ static int ef_build(const grpmap_input_t *in, void **out)
         grpmap_packed_put(m->w, (uint64_t) i, sh.l, x & ((1ull << sh.l) - 1));
         high[p >> 6] |= 1ull << (p & 63);
     }
-    for (b = 0; b < sh.nblocks; b++) {
-        uint64_t e = 0;
-        blk[b] = ones;
-        for (k = 0; k < EF_BLOCK_WORDS; k++) {
-            if (k > 0 && 0 == k % EF_SUB_WORDS) {
-                blk[b] |= e << (EF_CNT_BITS + EF_SC_BITS * (k / EF_SUB_WORDS - 1));
-            }
-            if (b * EF_BLOCK_WORDS + k < sh.highwords) {
-                e += ef_pop(high[b * EF_BLOCK_WORDS + k], EF_GENERIC);
-            }
-        }
-        ones += e;
-    }
-    for (k = 0; k < EF_STEPS; k++) {
-        blk[sh.nblocks + k] = ones;
-    }
+    grpmap_bv_build(blk, high, sh.highwords, sh.nblocks, EF_BLOCK_SHIFT);
     /* one number j << s1 is member j << s1's bit */
     for (j = 0; j + 1 < sh.ns1; j++) {
         uint64_t t = j << sh.s1;
@@ -640,99 +505,20 @@ static int ef_build(const grpmap_input_t *in, void **out)
             p = (((uint64_t) (in->ranks[t] - in->min)) >> sh.l) + t;
         }
         samp2[j] = (uint32_t) ((p & ~63ull)
-                               | ef_pop(high[p >> 6] & ((1ull << (p & 63)) - 1), EF_GENERIC));
+                               | grpmap_pop(high[p >> 6] & ((1ull << (p & 63)) - 1),
+                                            GRPMAP_CPU_GENERIC));
     }
     *out = m;
     return GRPMAP_OK;
 }
 
-/* Ones (zero == 0) or zeros (zero == 1) of the high part before block b */
-static inline __attribute__((always_inline)) uint64_t ef_count(const uint64_t *blk, uint64_t b,
-                                                               int zero)
-{
-    uint64_t ones = blk[b] & EF_COUNT_MASK;
-    return zero ? (b << EF_BLOCK_SHIFT) - ones : ones;
-}
-
-/* and in the first k sub-blocks of the block whose directory entry is bc */
-static inline __attribute__((always_inline)) uint32_t ef_subcount(uint64_t bc, uint32_t k,
-                                                                  int zero)
-{
-    uint32_t ones = (uint32_t) (bc >> (EF_CNT_BITS - EF_SC_BITS + EF_SC_BITS * k))
-                    & (((1u << EF_SC_BITS) - 1) & (0u - (k != 0)));
-    return zero ? EF_SUB_BITS * k - ones : ones;
-}
-
-/* Position in the high part of bit r (from 0) among the ones (zero == 0)
- * or zeros (zero == 1) of block b, whose directory entry is bc: the
- * sub-block by three comparisons, the word among its 8 by the running
- * popcounts, then the bit in the word; no branches. */
-static inline __attribute__((always_inline)) uint64_t ef_in_block(const uint64_t *high, uint64_t b,
-                                                                  uint64_t bc, uint32_t r,
-                                                                  int zero, int lvl)
-{
-    const uint64_t flip = zero ? ~0ull : 0, *p;
-    uint32_t sub, k, q[EF_SUB_WORDS - 1], c[EF_SUB_WORDS - 1], below = 0;
-
-    sub = (r >= ef_subcount(bc, 1, zero)) + (r >= ef_subcount(bc, 2, zero))
-          + (r >= ef_subcount(bc, 3, zero));
-    r -= ef_subcount(bc, sub, zero);
-    p = high + b * EF_BLOCK_WORDS + sub * EF_SUB_WORDS;
-    /* word k is the number of running counts (after words 0 .. t) <= r;
-     * the bits before it, the sum of the counts of those words (the
-     * running counts summed as a tree: a short dependence chain) */
-    EF_UNROLL
-    for (k = 0; k < EF_SUB_WORDS - 1; k++) {
-        q[k] = ef_pop(p[k] ^ flip, lvl);
-    }
-    c[0] = q[0];
-    c[1] = q[0] + q[1];
-    c[2] = c[1] + q[2];
-#if EF_SUB_WORDS == 8
-    c[3] = c[1] + (q[2] + q[3]);
-    c[4] = c[3] + q[4];
-    c[5] = c[3] + (q[4] + q[5]);
-    c[6] = c[5] + q[6];
-#endif
-    sub = 0;
-    EF_UNROLL
-    for (k = 0; k < EF_SUB_WORDS - 1; k++) {
-        uint32_t in = r >= c[k];
-        sub += in;
-        below += q[k] & (0u - in);
-    }
-    r -= below;
-    return (uint64_t) (p + sub - high) * 64 + ef_select_word(p[sub] ^ flip, r, lvl);
-}
-
-/* Position in the high part of one number i: its sample brackets its
- * block in [lo, hi] (blocks past hi hold more ones before them than i);
- * halve a long bracket, then EF_STEPS comparisons, made at once, end it. */
+/* Position in the high part of one number i */
 static inline __attribute__((always_inline)) uint64_t ef_select1(const ef_map_t *m, uint32_t i,
                                                                  int lvl)
 {
     const uint64_t *blk = ef_blk(m);
     const uint32_t *samp = ef_samp1(m);
-    uint32_t j = i >> m->s1, lo = samp[j], hi = samp[j + 1], t, step = 0;
-    uint64_t bc;
-
-    while (hi - lo > EF_STEPS) {
-        uint32_t mid = lo + (hi - lo + 1) / 2;
-        if ((uint32_t) (blk[mid] & EF_COUNT_MASK) <= i) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    /* blocks lo + 1 .. lo + EF_STEPS compared at once (blocks past hi
-     * have more ones before them than i; the EF_STEPS sentinels after the
-     * last block hold n) */
-    EF_UNROLL
-    for (t = 1; t <= EF_STEPS; t++) {
-        step += (uint32_t) (blk[lo + t] & EF_COUNT_MASK) <= i;
-    }
-    bc = blk[lo + step];
-    return ef_in_block(ef_high(m), lo + step, bc, i - (uint32_t) (bc & EF_COUNT_MASK), 0, lvl);
+    return grpmap_bv_select(ef_high(m), blk, samp, m->s1, i, EF_BLOCK_SHIFT, lvl);
 }
 
 /* Position in the high part of one number i by its position samples,
@@ -750,9 +536,9 @@ static inline __attribute__((always_inline)) uint64_t ef_select2_back(const ef_m
     uint64_t wb = se >> 6; /* >= EF_PS_WORDS - 1: the front window missed */
 
     endc = endc < (uint32_t) m->n ? endc : (uint32_t) m->n;
-    EF_UNROLL
+    GRPMAP_UNROLL
     for (t = 0; t < EF_PS_WORDS; t++) {
-        qb[t] = ef_pop(high[wb - t], lvl);
+        qb[t] = grpmap_pop(high[wb - t], lvl);
     }
     /* u: one number i's rank from the end of word wb down, from 1 (the
      * ones in word wb from e on counted in; se & 63 ones are before e) */
@@ -765,13 +551,13 @@ static inline __attribute__((always_inline)) uint64_t ef_select2_back(const ef_m
         return ef_select1(m, i, lvl);
     }
     sb = qb[0];
-    EF_UNROLL
+    GRPMAP_UNROLL
     for (t = 0; t + 1 < EF_PS_WORDS; t++) {
         uint32_t in = cb[t] < u;
         tb += in;
         sb += qb[t + 1] & (0u - in);
     }
-    return (wb - tb) * 64 + ef_select_word(high[wb - tb], sb - u, lvl);
+    return (wb - tb) * 64 + grpmap_select_word(high[wb - tb], sb - u, lvl);
 }
 
 /* Position in the high part of one number i by its position samples: s =
@@ -789,9 +575,9 @@ static inline __attribute__((always_inline)) uint64_t ef_select2(const ef_map_t 
     uint64_t wf = sa >> 6;
 
     r = (i & ((1u << m->s2) - 1)) + (sa & 63);
-    EF_UNROLL
+    GRPMAP_UNROLL
     for (t = 0; t < EF_PS_WORDS; t++) {
-        qf[t] = ef_pop(high[wf + t], lvl);
+        qf[t] = grpmap_pop(high[wf + t], lvl);
     }
     cf[0] = qf[0];
     cf[1] = qf[0] + qf[1];
@@ -807,13 +593,13 @@ static inline __attribute__((always_inline)) uint64_t ef_select2(const ef_map_t 
     if (__builtin_expect(r >= cf[EF_PS_WORDS - 1], 0)) {
         return back(m, i);
     }
-    EF_UNROLL
+    GRPMAP_UNROLL
     for (t = 0; t + 1 < EF_PS_WORDS; t++) {
         uint32_t in = r >= cf[t];
         tf += in;
         bf += qf[t] & (0u - in);
     }
-    return (wf + tf) * 64 + ef_select_word(high[wf + tf], r - bf, lvl);
+    return (wf + tf) * 64 + grpmap_select_word(high[wf + tf], r - bf, lvl);
 }
 
 /* Position in the high part of zero number i (i below the zeros): the
@@ -827,10 +613,12 @@ static inline __attribute__((always_inline)) uint64_t ef_select0(const ef_map_t 
 
     while (len > 1) {
         uint64_t half = len / 2;
-        lo = ef_count(blk, lo + half, 1) <= i ? lo + half : lo;
+        lo = grpmap_bv_before(blk, lo + half, EF_BLOCK_SHIFT, 1) <= i ? lo + half : lo;
         len -= half;
     }
-    return ef_in_block(ef_high(m), lo, blk[lo], (uint32_t) (i - ef_count(blk, lo, 1)), 1, lvl);
+    return grpmap_bv_in_block(ef_high(m), lo, blk[lo],
+                              (uint32_t) (i - grpmap_bv_before(blk, lo, EF_BLOCK_SHIFT, 1)),
+                              EF_BLOCK_SHIFT, 1, lvl);
 }
 
 /* Low field i, without branches (the low part has a spare word at its end;
@@ -897,8 +685,8 @@ static inline __attribute__((always_inline)) int32_t ef_rank_body(const ef_map_t
     {                                                                                          \
         return ef_select_body(m, i, L, 1, ef_back_##N);                                        \
     }
-EF_SELECT_LEVEL(g, EF_GENERIC, )
-#if defined(EF_DISPATCH)
+EF_SELECT_LEVEL(g, GRPMAP_CPU_GENERIC, )
+#if defined(GRPMAP_CPU_DISPATCH)
 EF_SELECT_LEVEL(1, 1, __attribute__((target("popcnt"))))
 EF_SELECT_LEVEL(2, 2, __attribute__((target("popcnt,bmi,bmi2"))))
 
@@ -916,7 +704,7 @@ __attribute__((target("popcnt"))) static int32_t ef_rank_2(const ef_map_t *m, in
 static int32_t ef_select(const void *map, int32_t i)
 {
     const ef_map_t *m = map;
-#if defined(EF_DISPATCH)
+#if defined(GRPMAP_CPU_DISPATCH)
     if (2 == m->hw) {
         return m->s2 ? ef_select_ps_2(m, i) : ef_select_2(m, i);
     }
@@ -930,7 +718,7 @@ static int32_t ef_select(const void *map, int32_t i)
 static int32_t ef_rank(const void *map, int32_t w)
 {
     const ef_map_t *m = map;
-#if defined(EF_DISPATCH)
+#if defined(GRPMAP_CPU_DISPATCH)
     if (2 == m->hw) {
         return ef_rank_2(m, w);
     }
@@ -938,7 +726,7 @@ static int32_t ef_rank(const void *map, int32_t w)
         return ef_rank_1(m, w);
     }
 #endif
-    return ef_rank_body(m, w, EF_GENERIC);
+    return ef_rank_body(m, w, GRPMAP_CPU_GENERIC);
 }
 
 static void ef_iterate(const void *map, int32_t first, int32_t count, int32_t *out)
@@ -951,7 +739,7 @@ static void ef_iterate(const void *map, int32_t first, int32_t count, int32_t *o
     if (count <= 0) {
         return;
     }
-    pos = ef_select1(m, (uint32_t) first, EF_GENERIC);
+    pos = ef_select1(m, (uint32_t) first, GRPMAP_CPU_GENERIC);
     wi = pos >> 6;
     x = high[wi] & (~0ull << (pos & 63));
     for (k = 0, i = (uint64_t) first; k < count; k++, i++) {

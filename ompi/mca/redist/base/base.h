@@ -48,6 +48,12 @@ static inline void ompi_redist_base_count(int which, unsigned long long n)
 {
     (void) __atomic_fetch_add(&ompi_redist_base_stats[which], n, __ATOMIC_RELAXED);
 }
+/* n blocks moved between processes: the blocks and the bytes statistics */
+static inline void ompi_redist_base_count_blocks(const ompi_redist_t *rd, unsigned long long n)
+{
+    ompi_redist_base_count(REDIST_STAT_BLOCKS, n);
+    ompi_redist_base_count(REDIST_STAT_BYTES, n * rd->block_bytes);
+}
 void ompi_redist_base_note_peak(size_t bytes);
 void ompi_redist_base_note_schedule_time(double seconds);
 
@@ -126,8 +132,11 @@ typedef struct redist_int_list_t {
     int v[];
 } redist_int_list_t;
 /* Execute the action list (4 ints per redist_action_t) in rd->sched, then
- * settle. */
+ * settle: the execute of the components that schedule actions. */
 int ompi_redist_base_run_actions(ompi_redist_t *rd);
+/* Free rd->sched (one allocation, as root_plan's list is): the release of
+ * the components whose schedule is nothing more. */
+void ompi_redist_base_free_sched(ompi_redist_t *rd);
 /* A rank-level schedule into rd->sched: rank 0 gathers the transmission
  * graph and runs a search (REDIST_SEARCH_*), each process gets its
  * actions. */

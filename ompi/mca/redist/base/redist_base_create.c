@@ -180,8 +180,7 @@ int ompi_redist_base_cycle(ompi_redist_t *rd, int next, int prev, int n)
     }
     rd->out_next[next] += n;
     rd->in_next[prev] += n;
-    ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) n);
-    ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) n * rd->block_bytes);
+    ompi_redist_base_count_blocks(rd, (unsigned long long) n);
     return OMPI_SUCCESS;
 }
 
@@ -286,8 +285,7 @@ static int send_whole(ompi_redist_t *rd, int idx, const redist_action_t *a, int 
     if (dry) {
         return action_type(rd, idx, sl, n);
     }
-    ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) n);
-    ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) n * rd->block_bytes);
+    ompi_redist_base_count_blocks(rd, (unsigned long long) n);
     return MCA_PML_CALL(isend(rd->buf, NULL == rd->act_type[idx] ? 0 : 1,
                               NULL == rd->act_type[idx] ? rd->type : rd->act_type[idx], a->peer,
                               TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm, req));
@@ -357,8 +355,7 @@ static int send_group(ompi_redist_t *rd, redist_action_t *a, int k, int first, i
             if (OMPI_SUCCESS != (rc = wait_reqs(rd, w))) {
                 return rc;
             }
-            ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) w);
-            ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) w * rd->block_bytes);
+            ompi_redist_base_count_blocks(rd, (unsigned long long) w);
         }
         a[done].n -= w;   /* a is run_actions' copy */
         if (a[done].n > 0) {
@@ -505,6 +502,12 @@ static int run_actions(ompi_redist_t *rd, int dry)
 int ompi_redist_base_run_actions(ompi_redist_t *rd)
 {
     return run_actions(rd, 0);
+}
+
+void ompi_redist_base_free_sched(ompi_redist_t *rd)
+{
+    free(rd->sched);
+    rd->sched = NULL;
 }
 
 int ompi_redist_base_prepare_actions(ompi_redist_t *rd)

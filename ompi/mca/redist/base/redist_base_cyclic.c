@@ -171,6 +171,17 @@ static void emit4(redist_act_emit_fn_t emit, void *ctx, int rank, int op, int pe
     emit(ctx, rank, &a);
 }
 
+/* x blocks go from u to v in this phase: off what is left of them (*left),
+ * off v's budget and room, and u gains the room they leave.  Returns x. */
+static int phase_move(int *left, int *budget, int *room, int u, int v, int x)
+{
+    *left -= x;
+    budget[v] -= x;
+    room[v] -= x;
+    room[u] += x;
+    return x;
+}
+
 /* The phases of phase (mode PH_STOP: refuse a map that needs a cycle
  * broken; PH_BREAK: break it) and park (PH_PARK: park before breaking). */
 enum { PH_STOP, PH_BREAK, PH_PARK };
@@ -221,11 +232,7 @@ static int phases_search(int n, int *room, const int *edge_off, const int *edge_
             if (x > 0) {
                 emit4(emit, ctx, pk[i].r, REDIST_ACT_SEND_PARKED, v, pk[i].k, x);
                 emit4(emit, ctx, v, REDIST_ACT_RECV, pk[i].r, pk[i].u, x);
-                pk[i].w -= x;
-                budget[v] -= x;
-                room[v] -= x;
-                room[pk[i].r] += x;
-                moved += x;
+                moved += phase_move(&pk[i].w, budget, room, pk[i].r, v, x);
             }
         }
         /* direct moves: each receiver's room at the phase's start, shared
@@ -238,11 +245,7 @@ static int phases_search(int n, int *room, const int *edge_off, const int *edge_
                 if (x > 0) {
                     emit4(emit, ctx, u, REDIST_ACT_SEND, v, -1, x);
                     emit4(emit, ctx, v, REDIST_ACT_RECV, u, -1, x);
-                    edge_w[e] -= x;
-                    budget[v] -= x;
-                    room[v] -= x;
-                    room[u] += x;
-                    moved += x;
+                    moved += phase_move(&edge_w[e], budget, room, u, v, x);
                 }
             }
         }
@@ -275,11 +278,7 @@ static int phases_search(int n, int *room, const int *edge_off, const int *edge_
                         npk++;
                         emit4(emit, ctx, u, REDIST_ACT_SEND, r, edge_to[e], x);
                         emit4(emit, ctx, r, REDIST_ACT_RECV_PARK, u, -1, x);
-                        edge_w[e] -= x;
-                        budget[r] -= x;
-                        room[r] -= x;
-                        room[u] += x;
-                        moved += x;
+                        moved += phase_move(&edge_w[e], budget, room, u, r, x);
                     }
                 }
             }

@@ -26,12 +26,11 @@ static int cs_query(mca_base_module_t **module, int *priority);
 static int cs_register(void);
 static int cs_schedule(ompi_redist_t *rd);
 static int cs_execute(ompi_redist_t *rd);
-static void cs_release(ompi_redist_t *rd);
 
 static const mca_redist_base_module_t cs_module = {
     .schedule = cs_schedule,
     .execute = cs_execute,
-    .release = cs_release,
+    .release = ompi_redist_base_free_sched,
 };
 static int cs_priority = 20;
 
@@ -234,14 +233,7 @@ static int cs_execute(ompi_redist_t *rd)
             break;
         }
     }
-    ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) sent);
-    ompi_redist_base_count(REDIST_STAT_BYTES, (unsigned long long) sent * rd->block_bytes);
+    ompi_redist_base_count_blocks(rd, (unsigned long long) sent);
     ompi_redist_base_count(REDIST_STAT_ROUNDS, (unsigned long long) (l->n / 3));
     return rc;
-}
-
-static void cs_release(ompi_redist_t *rd)
-{
-    free(rd->sched);
-    rd->sched = NULL;
 }

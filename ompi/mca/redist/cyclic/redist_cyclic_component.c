@@ -14,21 +14,17 @@
  */
 #include "ompi_config.h"
 
-#include <stdlib.h>
-
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
 
 static int cyclic_query(mca_base_module_t **module, int *priority);
 static int cyclic_register(void);
 static int cyclic_schedule(ompi_redist_t *rd);
-static int cyclic_execute(ompi_redist_t *rd);
-static void cyclic_release(ompi_redist_t *rd);
 
 static const mca_redist_base_module_t cyclic_module = {
     .schedule = cyclic_schedule,
-    .execute = cyclic_execute,
-    .release = cyclic_release,
+    .execute = ompi_redist_base_run_actions,
+    .release = ompi_redist_base_free_sched,
 };
 static int cyclic_priority = 40;
 
@@ -67,15 +63,4 @@ static int cyclic_schedule(ompi_redist_t *rd)
 {
     int rc = ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_DFS);
     return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
-}
-
-static int cyclic_execute(ompi_redist_t *rd)
-{
-    return ompi_redist_base_run_actions(rd);
-}
-
-static void cyclic_release(ompi_redist_t *rd)
-{
-    free(rd->sched);
-    rd->sched = NULL;
 }

@@ -13,21 +13,17 @@
  */
 #include "ompi_config.h"
 
-#include <stdlib.h>
-
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
 
 static int park_query(mca_base_module_t **module, int *priority);
 static int park_register(void);
 static int park_schedule(ompi_redist_t *rd);
-static int park_execute(ompi_redist_t *rd);
-static void park_release(ompi_redist_t *rd);
 
 static const mca_redist_base_module_t park_module = {
     .schedule = park_schedule,
-    .execute = park_execute,
-    .release = park_release,
+    .execute = ompi_redist_base_run_actions,
+    .release = ompi_redist_base_free_sched,
 };
 static int park_priority = 5;
 
@@ -85,15 +81,4 @@ static int park_schedule(ompi_redist_t *rd)
                                             || NULL == rd->batch_next
                                         ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS);
     return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
-}
-
-static int park_execute(ompi_redist_t *rd)
-{
-    return ompi_redist_base_run_actions(rd);
-}
-
-static void park_release(ompi_redist_t *rd)
-{
-    free(rd->sched);
-    rd->sched = NULL;
 }

@@ -13,21 +13,17 @@
  */
 #include "ompi_config.h"
 
-#include <stdlib.h>
-
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
 
 static int phase_query(mca_base_module_t **module, int *priority);
 static int phase_register(void);
 static int phase_schedule(ompi_redist_t *rd);
-static int phase_execute(ompi_redist_t *rd);
-static void phase_release(ompi_redist_t *rd);
 
 static const mca_redist_base_module_t phase_module = {
     .schedule = phase_schedule,
-    .execute = phase_execute,
-    .release = phase_release,
+    .execute = ompi_redist_base_run_actions,
+    .release = ompi_redist_base_free_sched,
 };
 static int phase_priority = 15;
 static bool break_cycles = true;
@@ -75,15 +71,4 @@ static int phase_schedule(ompi_redist_t *rd)
     int rc = ompi_redist_base_graph_schedule(rd, break_cycles ? REDIST_SEARCH_PHASES_BREAK
                                                               : REDIST_SEARCH_PHASES);
     return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
-}
-
-static int phase_execute(ompi_redist_t *rd)
-{
-    return ompi_redist_base_run_actions(rd);
-}
-
-static void phase_release(ompi_redist_t *rd)
-{
-    free(rd->sched);
-    rd->sched = NULL;
 }

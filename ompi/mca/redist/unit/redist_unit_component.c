@@ -144,8 +144,8 @@ static int unit_rounds(ompi_redist_t *rd, int move)
                 int s = ompi_redist_base_take_free(rd, t);
                 rd->held[s] = t;
                 if (move) {
-                    rc = MCA_PML_CALL(irecv(rd->buf + (ptrdiff_t) s * rd->stride, rd->count,
-                                            rd->type, q, 1, comm, &u->reqs[nreq++]));
+                    rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type,
+                                            q, 1, comm, &u->reqs[nreq++]));
                     if (OMPI_SUCCESS != rc) {
                         goto fail;
                     }
@@ -156,8 +156,8 @@ static int unit_rounds(ompi_redist_t *rd, int move)
             for (k = 0; k < u->granted[q]; k++) {  /* send to q */
                 int s = rd->out_slot[rd->out_off[q] + rd->out_next[q]++];
                 if (move) {
-                    rc = MCA_PML_CALL(isend(rd->buf + (ptrdiff_t) s * rd->stride, rd->count,
-                                            rd->type, q, 1, MCA_PML_BASE_SEND_STANDARD, comm,
+                    rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count, rd->type,
+                                            q, 1, MCA_PML_BASE_SEND_STANDARD, comm,
                                             &u->reqs[nreq++]));
                     if (OMPI_SUCCESS != rc) {
                         goto fail;
@@ -182,9 +182,7 @@ static int unit_rounds(ompi_redist_t *rd, int move)
             tot[1] += ompi_redist_base_out_left(rd, q);
         }
         if (move) {
-            ompi_redist_base_count(REDIST_STAT_BLOCKS, (unsigned long long) tot[0]);
-            ompi_redist_base_count(REDIST_STAT_BYTES,
-                                   (unsigned long long) tot[0] * rd->block_bytes);
+            ompi_redist_base_count_blocks(rd, (unsigned long long) tot[0]);
             ompi_redist_base_count(REDIST_STAT_ROUNDS, 1);
         }
         rc = comm->c_coll->coll_allreduce(MPI_IN_PLACE, tot, 2, DT_INT, &ompi_mpi_op_sum.op, comm,

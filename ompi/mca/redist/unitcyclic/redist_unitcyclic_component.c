@@ -10,21 +10,17 @@
  */
 #include "ompi_config.h"
 
-#include <stdlib.h>
-
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
 
 static int unitcyclic_query(mca_base_module_t **module, int *priority);
 static int unitcyclic_register(void);
 static int unitcyclic_schedule(ompi_redist_t *rd);
-static int unitcyclic_execute(ompi_redist_t *rd);
-static void unitcyclic_release(ompi_redist_t *rd);
 
 static const mca_redist_base_module_t unitcyclic_module = {
     .schedule = unitcyclic_schedule,
-    .execute = unitcyclic_execute,
-    .release = unitcyclic_release,
+    .execute = ompi_redist_base_run_actions,
+    .release = ompi_redist_base_free_sched,
 };
 static int unitcyclic_priority = 30;
 static bool ready = false;
@@ -70,15 +66,4 @@ static int unitcyclic_schedule(ompi_redist_t *rd)
 {
     rd->ready_sends = ready;
     return ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_DFS);
-}
-
-static int unitcyclic_execute(ompi_redist_t *rd)
-{
-    return ompi_redist_base_run_actions(rd);
-}
-
-static void unitcyclic_release(ompi_redist_t *rd)
-{
-    free(rd->sched);
-    rd->sched = NULL;
 }
