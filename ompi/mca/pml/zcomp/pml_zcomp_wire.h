@@ -15,8 +15,10 @@
 #ifndef PML_ZCOMP_WIRE_H
 #define PML_ZCOMP_WIRE_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <string.h>
+
+#include "opal/mca/compress/base/compress_base_bytes.h"
 
 #define ZC_MAGIC 0x504d435au       /* "ZCMP" */
 #define ZC_CHUNK_MAGIC 0x4b48435au /* "ZCHK" */
@@ -55,22 +57,6 @@ typedef struct zc_chunk_hdr_t {
 #define ZC_TAG_BASE (-(0x7fffffff - 0x20000000))
 #define ZC_TAG_SPAN 0x1ffffffe
 
-static inline uint64_t zc_load_le64(const unsigned char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-#else
-    uint64_t v = 0;
-    int i;
-    for (i = 7; i >= 0; i--) {
-        v = (v << 8) | p[i];
-    }
-    return v;
-#endif
-}
-
 /*
  * Checksum of the wire's headers and chunks: Fletcher-style sums mod 2^64
  * over little-endian 64-bit words in two lanes: a changed word changes a,
@@ -85,9 +71,9 @@ static inline uint64_t zc_checksum(const void *buf, size_t len)
     uint64_t a0 = 1, b0 = (uint64_t) len, a1 = 0, b1 = 0;
     size_t i = 0;
     for (; i + 16 <= len; i += 16) {
-        a0 += zc_load_le64(p + i);
+        a0 += opal_compress_base_load_le64(p + i);
         b0 += a0;
-        a1 += zc_load_le64(p + i + 8);
+        a1 += opal_compress_base_load_le64(p + i + 8);
         b1 += a1;
     }
     for (; i < len; i++) {

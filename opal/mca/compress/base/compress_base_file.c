@@ -25,28 +25,27 @@
 #include "opal/constants.h"
 #include "opal/util/show_help.h"
 #include "opal/mca/compress/base/base.h"
+#include "opal/mca/compress/base/compress_base_bytes.h"
 
 #define BLOCK (4u << 20)
 static const char magic[8] = {'O', 'P', 'A', 'L', 'C', 'Z', '1', '\n'};
 
-static void put32(unsigned char *p, uint32_t v)
+/* The end of both directions: closes the files, turns a failed close of
+ * the output into a write error and removes the output of a failed run. */
+static int finish(int rc, FILE *in, FILE *out, const char *oname, void *raw, void *z)
 {
-    p[0] = (unsigned char) v;
-    p[1] = (unsigned char) (v >> 8);
-    p[2] = (unsigned char) (v >> 16);
-    p[3] = (unsigned char) (v >> 24);
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-    put32(p, (uint32_t) v);
-    put32(p + 4, (uint32_t) (v >> 32));
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-    return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16)
-           | ((uint32_t) p[3] << 24);
+    if (NULL != in) {
+        fclose(in);
+    }
+    if (NULL != out && 0 != fclose(out) && OPAL_SUCCESS == rc) {
+        rc = OPAL_ERR_FILE_WRITE_FAILURE;
+    }
+    if (OPAL_SUCCESS != rc && NULL != out) {
+        unlink(oname);
+    }
+    free(raw);
+    free(z);
+    return rc;
 }
 
 int opal_compress_base_file_compress(const opal_compress_codec_t *codec, const char *fname,
@@ -82,9 +81,9 @@ int opal_compress_base_file_compress(const opal_compress_codec_t *codec, const c
         ssize_t zn = codec->compress(raw, n, z, cap);
         int stored_raw = zn < 0 || (size_t) zn >= n;
         hdr[0] = stored_raw ? OPAL_COMPRESS_ID_RAW : codec->id;
-        put32(hdr + 1, (uint32_t) n);
-        put32(hdr + 5, (uint32_t) (stored_raw ? n : (size_t) zn));
-        put64(hdr + 9, opal_compress_base_checksum(raw, n));
+        opal_compress_base_store_le32(hdr + 1, (uint32_t) n);
+        opal_compress_base_store_le32(hdr + 5, (uint32_t) (stored_raw ? n : (size_t) zn));
+        opal_compress_base_store_le64(hdr + 9, opal_compress_base_checksum(raw, n));
         if (1 != fwrite(hdr, sizeof(hdr), 1, out)
             || 1 != fwrite(stored_raw ? raw : z, stored_raw ? n : (size_t) zn, 1, out)) {
             rc = OPAL_ERR_FILE_WRITE_FAILURE;
@@ -95,18 +94,7 @@ int opal_compress_base_file_compress(const opal_compress_codec_t *codec, const c
         rc = OPAL_ERR_FILE_READ_FAILURE;
     }
 done:
-    if (NULL != in) {
-        fclose(in);
-    }
-    if (NULL != out && 0 != fclose(out) && OPAL_SUCCESS == rc) {
-        rc = OPAL_ERR_FILE_WRITE_FAILURE;
-    }
-    if (OPAL_SUCCESS != rc && NULL != out) {
-        unlink(cname);
-    }
-    free(raw);
-    free(z);
-    return rc;
+    return finish(rc, in, out, cname, raw, z);
 }
 
 int opal_compress_base_file_decompress(const char *cname, const char *fname)
@@ -142,7 +130,8 @@ int opal_compress_base_file_decompress(const char *cname, const char *fname)
             why = "it is truncated inside a block header";
             goto done;
         }
-        uint32_t n = get32(hdr + 1), zn = get32(hdr + 5);
+        uint32_t n = opal_compress_base_load_le32(hdr + 1);
+        uint32_t zn = opal_compress_base_load_le32(hdr + 5);
         const opal_compress_codec_t *codec = opal_compress_base_find_id(hdr[0]);
         if (0 == n || n > BLOCK) {
             why = "a block has an impossible length";
@@ -178,8 +167,7 @@ int opal_compress_base_file_decompress(const char *cname, const char *fname)
                 goto done;
             }
         }
-        uint64_t sum = (uint64_t) get32(hdr + 9) | ((uint64_t) get32(hdr + 13) << 32);
-        if (sum != opal_compress_base_checksum(raw, n)) {
+        if (opal_compress_base_load_le64(hdr + 9) != opal_compress_base_checksum(raw, n)) {
             why = "a block's checksum does not match its contents";
             goto done;
         }
@@ -193,16 +181,7 @@ done:
         opal_show_help("help-opal-compress.txt", "file-corrupt", true, cname, why);
         rc = OPAL_ERR_UNPACK_FAILURE;
     }
-    fclose(in);
-    if (NULL != out && 0 != fclose(out) && OPAL_SUCCESS == rc) {
-        rc = OPAL_ERR_FILE_WRITE_FAILURE;
-    }
-    if (OPAL_SUCCESS != rc && NULL != out) {
-        unlink(fname);
-    }
-    free(raw);
-    free(z);
-    return rc;
+    return finish(rc, in, out, fname, raw, z);
 }
 
 uint64_t opal_compress_base_checksum(const void *buf, size_t len)

@@ -154,7 +154,8 @@ int opal_compress_base_codecs(const opal_compress_codec_t **list, int max)
 
 /* ---- legacy file interface ---- */
 
-static int base_file_compress(char *fname, char **cname, char **postfix)
+/* The name fname compresses to: fname + *postfix, *postfix = ".<codec>". */
+static int compressed_name(const char *fname, char **cname, char **postfix)
 {
     if (NULL == file_codec) {
         opal_show_help("help-opal-compress.txt", "no-codec", true, fname);
@@ -164,7 +165,7 @@ static int base_file_compress(char *fname, char **cname, char **postfix)
         || 0 > asprintf(cname, "%s%s", fname, *postfix)) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
-    return opal_compress_base_file_compress(file_codec, fname, *cname);
+    return OPAL_SUCCESS;
 }
 
 /* The name a compressed file decompresses to: without its ".<codec>" suffix. */
@@ -179,45 +180,47 @@ static int decompressed_name(const char *cname, char **fname)
     return NULL == *fname ? OPAL_ERR_OUT_OF_RESOURCE : OPAL_SUCCESS;
 }
 
+/* Compresses file from into to with codec, or decompresses it (NULL). */
+static int file_convert(const opal_compress_codec_t *codec, const char *from, const char *to)
+{
+    return NULL != codec ? opal_compress_base_file_compress(codec, from, to)
+                         : opal_compress_base_file_decompress(from, to);
+}
+
+/* The _nb variants convert in a child process; the caller waits for *pid.
+ * The child exits 0 on success. */
+static int file_convert_nb(const opal_compress_codec_t *codec, const char *from, const char *to,
+                           pid_t *pid)
+{
+    *pid = fork();
+    if (0 == *pid) {
+        _exit(OPAL_SUCCESS == file_convert(codec, from, to) ? 0 : 1);
+    }
+    return *pid > 0 ? OPAL_SUCCESS : OPAL_ERR_IN_ERRNO;
+}
+
+static int base_file_compress(char *fname, char **cname, char **postfix)
+{
+    int rc = compressed_name(fname, cname, postfix);
+    return OPAL_SUCCESS != rc ? rc : file_convert(file_codec, fname, *cname);
+}
+
+static int base_file_compress_nb(char *fname, char **cname, char **postfix, pid_t *pid)
+{
+    int rc = compressed_name(fname, cname, postfix);
+    return OPAL_SUCCESS != rc ? rc : file_convert_nb(file_codec, fname, *cname, pid);
+}
+
 static int base_file_decompress(char *cname, char **fname)
 {
     int rc = decompressed_name(cname, fname);
-    if (OPAL_SUCCESS != rc) {
-        return rc;
-    }
-    return opal_compress_base_file_decompress(cname, *fname);
-}
-
-/* The _nb variants work in a child process; the caller waits for *pid.
- * The child exits 0 on success. */
-static int base_file_compress_nb(char *fname, char **cname, char **postfix, pid_t *pid)
-{
-    if (NULL == file_codec) {
-        opal_show_help("help-opal-compress.txt", "no-codec", true, fname);
-        return OPAL_ERR_NOT_AVAILABLE;
-    }
-    if (0 > asprintf(postfix, ".%s", file_codec->name)
-        || 0 > asprintf(cname, "%s%s", fname, *postfix)) {
-        return OPAL_ERR_OUT_OF_RESOURCE;
-    }
-    *pid = fork();
-    if (0 == *pid) {
-        _exit(OPAL_SUCCESS == opal_compress_base_file_compress(file_codec, fname, *cname) ? 0 : 1);
-    }
-    return *pid > 0 ? OPAL_SUCCESS : OPAL_ERR_IN_ERRNO;
+    return OPAL_SUCCESS != rc ? rc : file_convert(NULL, cname, *fname);
 }
 
 static int base_file_decompress_nb(char *cname, char **fname, pid_t *pid)
 {
     int rc = decompressed_name(cname, fname);
-    if (OPAL_SUCCESS != rc) {
-        return rc;
-    }
-    *pid = fork();
-    if (0 == *pid) {
-        _exit(OPAL_SUCCESS == opal_compress_base_file_decompress(cname, *fname) ? 0 : 1);
-    }
-    return *pid > 0 ? OPAL_SUCCESS : OPAL_ERR_IN_ERRNO;
+    return OPAL_SUCCESS != rc ? rc : file_convert_nb(NULL, cname, *fname, pid);
 }
 
 /* ---- helpers for components ---- */

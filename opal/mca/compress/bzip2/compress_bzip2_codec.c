@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <bzlib.h>
 
+#include "opal/mca/compress/base/compress_base_codec.h"
 #include "opal/mca/compress/bzip2/compress_bzip2.h"
 
 int mca_compress_bzip2_block_size = 9;
@@ -40,20 +41,21 @@ static ssize_t bzip2_compress(const void *in, size_t len, void *out, size_t cap)
 static ssize_t bzip2_decompress(const void *in, size_t len, void *out, size_t cap,
                                 size_t expected_len)
 {
-    if (expected_len > cap) {
-        return OPAL_ERR_OUT_OF_RESOURCE;
+    int ret = opal_compress_base_check_decompress(in, out, cap, expected_len);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
     }
-    if (NULL == in || NULL == out || len > UINT_MAX || expected_len > UINT_MAX / 2) {
+    if (len > UINT_MAX || expected_len > UINT_MAX / 2) {
         return OPAL_ERR_UNPACK_FAILURE;
     }
     /* Bounded by expected_len: a stream that decodes longer fails with
      * BZ_OUTBUFF_FULL instead of writing further. */
     unsigned int n = (unsigned int) expected_len;
     int rc = BZ2_bzBuffToBuffDecompress((char *) out, &n, (char *) in, (unsigned int) len, 0, 0);
-    if (BZ_OK != rc || n != expected_len) {
-        return rc == BZ_MEM_ERROR ? OPAL_ERR_OUT_OF_RESOURCE : OPAL_ERR_UNPACK_FAILURE;
+    if (BZ_MEM_ERROR == rc) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
     }
-    return (ssize_t) n;
+    return opal_compress_base_decoded(BZ_OK == rc, n, expected_len);
 }
 
 const opal_compress_codec_t mca_compress_bzip2_codec = {

@@ -31,14 +31,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opal/mca/compress/base/compress_base_bytes.h"
+#include "opal/mca/compress/base/compress_base_codec.h"
 #include "opal/mca/compress/fpc/compress_fpc.h"
 
 #define FPC_VERSION 1
 #define FPC_MIN_BITS 1
 #define FPC_MAX_BITS 24
 #define FPC_FIXED_HDR 3
-#define FPC_MAX_HDR (FPC_FIXED_HDR + 10) /* 10 = longest 64-bit LEB128 */
-#define FPC_SSIZE_MAX ((size_t) -1 >> 1)
+#define FPC_MAX_HDR (FPC_FIXED_HDR + OPAL_COMPRESS_BASE_VARINT_MAX)
 
 int mca_compress_fpc_table_bits = 16;
 
@@ -57,26 +58,6 @@ static const uint64_t residual_mask[9] = {
     0, 0xffULL, 0xffffULL, 0xffffffULL, 0xffffffffULL, 0xffffffffffULL,
     0xffffffffffffULL, 0xffffffffffffffULL, 0xffffffffffffffffULL
 };
-
-static inline uint64_t load64(const unsigned char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof(v)); /* inputs may be unaligned */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) \
-    && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-static inline void store64(unsigned char *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) \
-    && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, sizeof(v));
-}
 
 static inline unsigned lzbytes(uint64_t x)
 {
@@ -99,22 +80,11 @@ static inline unsigned code_nbytes(unsigned code)
     return 8 - (c + (c >= 4));
 }
 
-static inline size_t varint_len(uint64_t v)
-{
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
 static size_t fpc_bound(size_t len)
 {
     size_t n = len / 8;
     size_t extra = FPC_MAX_HDR + n / 2 + (n & 1);
-    /* saturate rather than wrap: compress fails cleanly on such sizes */
-    return len <= (size_t) -1 - extra ? len + extra : (size_t) -1;
+    return opal_compress_base_add_sat(len, extra);
 }
 
 static int fpc_tables_alloc(fpc_state_t *st, int bits)
@@ -174,11 +144,9 @@ static inline unsigned encode1(fpc_state_t *st, uint64_t v, unsigned char *dst,
     if (cap - pos >= 8) {
         /* whole-word store: the bytes beyond nb are overwritten by what
          * follows or lie past the returned size, but always inside cap */
-        store64(dst + pos, x);
+        opal_compress_base_store_le64(dst + pos, x);
     } else if (cap - pos >= nb) {
-        for (unsigned k = 0; k < nb; k++) {
-            dst[pos + k] = (unsigned char) (x >> (8 * k));
-        }
+        opal_compress_base_store_bytes(dst + pos, x, nb);
     } else {
         return 16;
     }
@@ -211,18 +179,13 @@ static ssize_t fpc_compress(const void *in, size_t len, void *out, size_t cap)
     }
 
     nv = (uint64_t) n;
-    if (cap < FPC_FIXED_HDR + varint_len(nv)) {
+    if (cap < FPC_FIXED_HDR + opal_compress_base_varint_len(nv)) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
     dst[0] = FPC_VERSION;
     dst[1] = (unsigned char) bits;
     dst[2] = (unsigned char) tail;
-    pos = FPC_FIXED_HDR;
-    while (nv >= 0x80) {
-        dst[pos++] = (unsigned char) (nv | 0x80);
-        nv >>= 7;
-    }
-    dst[pos++] = (unsigned char) nv;
+    pos = FPC_FIXED_HDR + opal_compress_base_varint_put(dst + FPC_FIXED_HDR, nv);
 
     if (ncodes > cap - pos || tail > cap - pos - ncodes) {
         return OPAL_ERR_OUT_OF_RESOURCE;
@@ -234,8 +197,9 @@ static ssize_t fpc_compress(const void *in, size_t len, void *out, size_t cap)
         cp = pos;
         rp = pos + ncodes;
         for (i = 0; i + 1 < n; i += 2) {
-            unsigned c0 = encode1(&st, load64(src + 8 * i), dst, cap, &rp);
-            unsigned c1 = encode1(&st, load64(src + 8 * i + 8), dst, cap, &rp);
+            unsigned c0 = encode1(&st, opal_compress_base_load_le64(src + 8 * i), dst, cap, &rp);
+            unsigned c1 = encode1(&st, opal_compress_base_load_le64(src + 8 * i + 8), dst, cap,
+                                  &rp);
             if ((c0 | c1) & 16) {
                 free(st.fcm);
                 return OPAL_ERR_OUT_OF_RESOURCE;
@@ -243,7 +207,7 @@ static ssize_t fpc_compress(const void *in, size_t len, void *out, size_t cap)
             dst[cp++] = (unsigned char) ((c0 << 4) | c1);
         }
         if (n & 1) {
-            unsigned c0 = encode1(&st, load64(src + 8 * i), dst, cap, &rp);
+            unsigned c0 = encode1(&st, opal_compress_base_load_le64(src + 8 * i), dst, cap, &rp);
             if (c0 & 16) {
                 free(st.fcm);
                 return OPAL_ERR_OUT_OF_RESOURCE;
@@ -260,7 +224,7 @@ static ssize_t fpc_compress(const void *in, size_t len, void *out, size_t cap)
         memcpy(dst + pos, src + 8 * n, tail);
         pos += tail;
     }
-    if (pos > FPC_SSIZE_MAX) {
+    if (pos > OPAL_COMPRESS_BASE_MAX_RET) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
     return (ssize_t) pos;
@@ -275,13 +239,10 @@ static inline uint64_t decode1(fpc_state_t *st, unsigned code,
     size_t pos = *rp;
 
     if (len - pos >= 8) {
-        r = load64(src + pos) & residual_mask[nb];
+        r = opal_compress_base_load_le64(src + pos) & residual_mask[nb];
     } else {
         /* near the end of the input: never read past in[len) */
-        r = 0;
-        for (unsigned k = 0; k < nb; k++) {
-            r |= (uint64_t) src[pos + k] << (8 * k);
-        }
+        r = opal_compress_base_load_bytes(src + pos, nb);
     }
     *rp = pos + nb;
     predict(st, &p1, &p2);
@@ -296,8 +257,8 @@ static ssize_t fpc_decompress(const void *in, size_t len, void *out, size_t cap,
     const unsigned char *src = in;
     unsigned char *dst = out;
     size_t n, tail, ncodes, pos, rp, resid, i;
-    uint64_t nv = 0;
-    unsigned shift = 0, bits;
+    uint64_t nv;
+    unsigned bits;
     fpc_state_t st;
 
     if ((len > 0 && NULL == in) || (cap > 0 && NULL == out)) {
@@ -306,7 +267,7 @@ static ssize_t fpc_decompress(const void *in, size_t len, void *out, size_t cap,
     if (expected_len > cap) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
-    if (expected_len > FPC_SSIZE_MAX) {
+    if (expected_len > OPAL_COMPRESS_BASE_MAX_RET) {
         return OPAL_ERR_UNPACK_FAILURE;
     }
     if (len < FPC_FIXED_HDR + 1 || FPC_VERSION != src[0]) {
@@ -318,31 +279,13 @@ static ssize_t fpc_decompress(const void *in, size_t len, void *out, size_t cap,
         return OPAL_ERR_UNPACK_FAILURE;
     }
 
-    /* canonical LEB128: at most 10 bytes, no overflow, no redundant zero
-     * high group, so that each count has exactly one encoding */
-    pos = FPC_FIXED_HDR;
-    for (;;) {
-        unsigned char b;
-        if (pos >= len || shift > 63) {
-            return OPAL_ERR_UNPACK_FAILURE;
-        }
-        b = src[pos++];
-        if (63 == shift && b > 1) {
-            return OPAL_ERR_UNPACK_FAILURE;
-        }
-        nv |= (uint64_t) (b & 0x7f) << shift;
-        if (0 == (b & 0x80)) {
-            if (0 == b && shift > 0) {
-                return OPAL_ERR_UNPACK_FAILURE;
-            }
-            break;
-        }
-        shift += 7;
-    }
+    /* canonical LEB128, so that each count has exactly one encoding */
+    pos = opal_compress_base_varint_get(src + FPC_FIXED_HDR, len - FPC_FIXED_HDR, &nv);
     n = expected_len / 8;
-    if (nv != (uint64_t) n) {
+    if (0 == pos || nv != (uint64_t) n) {
         return OPAL_ERR_UNPACK_FAILURE;
     }
+    pos += FPC_FIXED_HDR;
 
     /* Check the whole layout before touching the output or allocating: the
      * codes fix every residual length, so the stream size is known. */
@@ -374,12 +317,12 @@ static ssize_t fpc_decompress(const void *in, size_t len, void *out, size_t cap,
         rp = pos + ncodes;
         for (i = 0; i + 1 < n; i += 2) {
             unsigned b = src[pos + i / 2];
-            store64(dst + 8 * i, decode1(&st, b >> 4, src, len, &rp));
-            store64(dst + 8 * i + 8, decode1(&st, b & 0x0f, src, len, &rp));
+            opal_compress_base_store_le64(dst + 8 * i, decode1(&st, b >> 4, src, len, &rp));
+            opal_compress_base_store_le64(dst + 8 * i + 8, decode1(&st, b & 0x0f, src, len, &rp));
         }
         if (n & 1) {
             unsigned b = src[pos + i / 2];
-            store64(dst + 8 * i, decode1(&st, b >> 4, src, len, &rp));
+            opal_compress_base_store_le64(dst + 8 * i, decode1(&st, b >> 4, src, len, &rp));
         }
         free(st.fcm);
         pos = rp;

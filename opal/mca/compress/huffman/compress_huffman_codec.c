@@ -12,63 +12,16 @@
  * no allocation, no mutable static state.
  */
 
-#include <limits.h>
 #include <string.h>
 
+#include "opal/mca/compress/base/compress_base_bytes.h"
+#include "opal/mca/compress/base/compress_base_codec.h"
 #include "opal/mca/compress/huffman/compress_huffman.h"
-
-#ifndef SSIZE_MAX
-#define SSIZE_MAX ((ssize_t)(SIZE_MAX / 2))
-#endif
 
 #define MAX_BITS MCA_COMPRESS_HUFFMAN_MAX_BITS
 #define TABLE_SIZE (1u << MAX_BITS)
 #define BLOCK_SIZE ((size_t)MCA_COMPRESS_HUFFMAN_BLOCK_SIZE)
 #define BLOCK_HDR 4 /* mode + raw_len */
-
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) \
-    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define HUF_LITTLE_ENDIAN 1
-#else
-#define HUF_LITTLE_ENDIAN 0
-#endif
-
-static inline uint64_t ld64le(const uint8_t *p)
-{
-    uint64_t v;
-#if HUF_LITTLE_ENDIAN
-    memcpy(&v, p, sizeof(v));
-#else
-    v = 0;
-    for (int i = 7; i >= 0; i--) {
-        v = (v << 8) | p[i];
-    }
-#endif
-    return v;
-}
-
-static inline void st64le(uint8_t *p, uint64_t v)
-{
-#if HUF_LITTLE_ENDIAN
-    memcpy(p, &v, sizeof(v));
-#else
-    for (int i = 0; i < 8; i++) {
-        p[i] = (uint8_t)(v >> (8 * i));
-    }
-#endif
-}
-
-static inline size_t rd24(const uint8_t *p)
-{
-    return (size_t)p[0] | ((size_t)p[1] << 8) | ((size_t)p[2] << 16);
-}
-
-static inline void wr24(uint8_t *p, size_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-}
 
 /* Canonical (deflate-order) codes, returned bit-reversed because the
  * bitstream is consumed from the least significant bit. */
@@ -219,7 +172,7 @@ static ssize_t store_raw(const uint8_t *src, size_t n, uint8_t *dst, size_t room
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
     dst[0] = MCA_COMPRESS_HUFFMAN_MODE_RAW;
-    wr24(dst + 1, n);
+    opal_compress_base_store_le24(dst + 1, (uint32_t)n);
     memcpy(dst + BLOCK_HDR, src, n);
     return (ssize_t)(BLOCK_HDR + n);
 }
@@ -248,7 +201,7 @@ static ssize_t encode_block(const uint8_t *src, size_t n, uint8_t *dst, size_t r
             return OPAL_ERR_OUT_OF_RESOURCE;
         }
         dst[0] = MCA_COMPRESS_HUFFMAN_MODE_RUN;
-        wr24(dst + 1, n);
+        opal_compress_base_store_le24(dst + 1, (uint32_t)n);
         dst[BLOCK_HDR] = src[0];
         return BLOCK_HDR + 1;
     }
@@ -269,14 +222,14 @@ static ssize_t encode_block(const uint8_t *src, size_t n, uint8_t *dst, size_t r
     }
 
     dst[0] = MCA_COMPRESS_HUFFMAN_MODE_HUFFMAN;
-    wr24(dst + 1, n);
+    opal_compress_base_store_le24(dst + 1, (uint32_t)n);
     p = dst + BLOCK_HDR;
     *p++ = (uint8_t)last;
     for (size_t k = 0; k < nb; k++) {
         unsigned hi = 2 * k + 1 <= last ? len[2 * k + 1] : 0;
         *p++ = (uint8_t)(len[2 * k] | (hi << 4));
     }
-    wr24(p, clen);
+    opal_compress_base_store_le24(p, (uint32_t)clen);
     p += 3;
 
     canon_codes(len, rev);
@@ -302,7 +255,7 @@ static ssize_t encode_block(const uint8_t *src, size_t n, uint8_t *dst, size_t r
         PUT(src[i + 3]);
         PUT(src[i + 4]);
         i += 5;
-        st64le(p, bb);
+        opal_compress_base_store_le64(p, bb);
         p += bc >> 3;
         bb >>= bc & ~7u;
         bc &= 7;
@@ -338,15 +291,10 @@ static ssize_t mca_compress_huffman_compress(const void *in, size_t len, void *o
     const uint8_t *src = (const uint8_t *)in;
     uint8_t *dst = (uint8_t *)out;
     size_t pos = 0, opos = 0;
+    ssize_t rc = opal_compress_base_compress_begin(in, len, out, &cap);
 
-    if (0 == len) {
-        return 0;
-    }
-    if (NULL == in || NULL == out) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    if (cap > (size_t)SSIZE_MAX) {
-        cap = (size_t)SSIZE_MAX; /* the size must be representable */
+    if (rc <= 0) {
+        return rc;
     }
     while (pos < len) {
         size_t n = len - pos < BLOCK_SIZE ? len - pos : BLOCK_SIZE;
@@ -407,7 +355,7 @@ static int decode_block(const uint8_t **pip, const uint8_t *iend, uint8_t *op, s
     if (nsym < 2 || kraft != TABLE_SIZE) {
         return -1;
     }
-    clen = rd24(ip);
+    clen = opal_compress_base_load_le24(ip);
     ip += 3;
     if (clen > (size_t)(iend - ip)) {
         return -1;
@@ -469,7 +417,7 @@ static int decode_block(const uint8_t **pip, const uint8_t *iend, uint8_t *op, s
     while ((size_t)(oend - op) >= 10 && (size_t)(bend - ip) >= 8) {
         /* Branchless refill: afterwards 56 <= bc <= 63, enough for five
          * lookups of at most 11 bits. */
-        bb |= ld64le(ip) << bc;
+        bb |= opal_compress_base_load_le64(ip) << bc;
         ip += (63 - bc) >> 3;
         bc |= 56;
         DEC2();
@@ -517,7 +465,7 @@ static ssize_t mca_compress_huffman_decompress(const void *in, size_t len, void 
     uint8_t *dst = (uint8_t *)out;
     size_t done = 0;
 
-    if (expected_len > cap || expected_len > (size_t)SSIZE_MAX) {
+    if (expected_len > cap || expected_len > OPAL_COMPRESS_BASE_MAX_RET) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
     if (0 == len) {
@@ -535,7 +483,7 @@ static ssize_t mca_compress_huffman_decompress(const void *in, size_t len, void 
             return OPAL_ERR_UNPACK_FAILURE;
         }
         mode = ip[0];
-        n = rd24(ip + 1);
+        n = opal_compress_base_load_le24(ip + 1);
         ip += BLOCK_HDR;
         if (0 == n || n > expected_len - done) {
             return OPAL_ERR_UNPACK_FAILURE;

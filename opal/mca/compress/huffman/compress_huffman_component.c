@@ -9,29 +9,14 @@
 #include "opal/mca/compress/base/base.h"
 #include "opal/mca/compress/huffman/compress_huffman.h"
 
-static int huffman_register(void);
-static int huffman_open(void);
-
 opal_compress_base_component_t mca_compress_huffman_component = {
     .base_version = {
         OPAL_COMPRESS_BASE_VERSION_3_0_0,
         .mca_component_name = "huffman",
         MCA_BASE_MAKE_VERSION(component, OPAL_MAJOR_VERSION, OPAL_MINOR_VERSION,
                               OPAL_RELEASE_VERSION),
-        .mca_open_component = huffman_open,
-        .mca_register_component_params = huffman_register,
     },
     .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
     .codec = &mca_compress_huffman_codec,
     .priority = 5,
 };
-
-static int huffman_register(void)
-{
-    return OPAL_SUCCESS;
-}
-
-static int huffman_open(void)
-{
-    return OPAL_SUCCESS;
-}

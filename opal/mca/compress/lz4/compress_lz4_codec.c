@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <lz4.h>
 
+#include "opal/mca/compress/base/compress_base_codec.h"
 #include "opal/mca/compress/lz4/compress_lz4.h"
 
 int mca_compress_lz4_acceleration = 1;
@@ -34,15 +35,16 @@ static ssize_t lz4_compress(const void *in, size_t len, void *out, size_t cap)
 static ssize_t lz4_decompress(const void *in, size_t len, void *out, size_t cap,
                               size_t expected_len)
 {
-    if (expected_len > cap) {
-        return OPAL_ERR_OUT_OF_RESOURCE;
+    int ret = opal_compress_base_check_decompress(in, out, cap, expected_len);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
     }
-    if (NULL == in || NULL == out || len > INT_MAX || expected_len > LZ4_MAX_INPUT_SIZE) {
+    if (len > INT_MAX || expected_len > LZ4_MAX_INPUT_SIZE) {
         return OPAL_ERR_UNPACK_FAILURE;
     }
     /* Bounded by expected_len, not cap: a stream that decodes longer fails. */
     int n = LZ4_decompress_safe((const char *) in, (char *) out, (int) len, (int) expected_len);
-    return (n >= 0 && (size_t) n == expected_len) ? (ssize_t) n : OPAL_ERR_UNPACK_FAILURE;
+    return opal_compress_base_decoded(n >= 0, (size_t) n, expected_len);
 }
 
 const opal_compress_codec_t mca_compress_lz4_codec = {

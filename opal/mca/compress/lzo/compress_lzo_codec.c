@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <lzo/lzo1x.h>
 
+#include "opal/mca/compress/base/compress_base_codec.h"
 #include "opal/mca/compress/lzo/compress_lzo.h"
 
 static pthread_key_t wrk_key;
@@ -20,17 +21,15 @@ static void init_once(void)
     init_ok = LZO_E_OK == lzo_init() && 0 == pthread_key_create(&wrk_key, free);
 }
 
+static void *new_wrkmem(void)
+{
+    return malloc(LZO1X_1_MEM_COMPRESS);
+}
+
 static void *get_wrkmem(void)
 {
     pthread_once(&once, init_once);
-    if (!init_ok) {
-        return NULL;
-    }
-    void *w = pthread_getspecific(wrk_key);
-    if (NULL == w && NULL != (w = malloc(LZO1X_1_MEM_COMPRESS))) {
-        pthread_setspecific(wrk_key, w);
-    }
-    return w;
+    return init_ok ? opal_compress_base_thread_cache(wrk_key, new_wrkmem) : NULL;
 }
 
 static size_t lzo_bound(size_t len)
@@ -63,11 +62,9 @@ static ssize_t lzo_compress(const void *in, size_t len, void *out, size_t cap)
 static ssize_t lzo_decompress(const void *in, size_t len, void *out, size_t cap,
                               size_t expected_len)
 {
-    if (expected_len > cap) {
-        return OPAL_ERR_OUT_OF_RESOURCE;
-    }
-    if (NULL == in || NULL == out) {
-        return OPAL_ERR_UNPACK_FAILURE;
+    int ret = opal_compress_base_check_decompress(in, out, cap, expected_len);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
     }
     pthread_once(&once, init_once);
     if (!init_ok) {
@@ -77,10 +74,7 @@ static ssize_t lzo_decompress(const void *in, size_t len, void *out, size_t cap,
     int rc = lzo1x_decompress_safe((const unsigned char *) in, len, (unsigned char *) out, &n,
                                    NULL);
     /* LZO_E_INPUT_NOT_CONSUMED: trailing bytes, i.e. not our stream. */
-    if (LZO_E_OK != rc || n != expected_len) {
-        return OPAL_ERR_UNPACK_FAILURE;
-    }
-    return (ssize_t) n;
+    return opal_compress_base_decoded(LZO_E_OK == rc, n, expected_len);
 }
 
 const opal_compress_codec_t mca_compress_lzo_codec = {

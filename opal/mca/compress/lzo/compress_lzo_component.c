@@ -9,29 +9,14 @@
 #include "opal/mca/compress/base/base.h"
 #include "opal/mca/compress/lzo/compress_lzo.h"
 
-static int lzo_register(void);
-static int lzo_open(void);
-
 opal_compress_base_component_t mca_compress_lzo_component = {
     .base_version = {
         OPAL_COMPRESS_BASE_VERSION_3_0_0,
         .mca_component_name = "lzo",
         MCA_BASE_MAKE_VERSION(component, OPAL_MAJOR_VERSION, OPAL_MINOR_VERSION,
                               OPAL_RELEASE_VERSION),
-        .mca_open_component = lzo_open,
-        .mca_register_component_params = lzo_register,
     },
     .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
     .codec = &mca_compress_lzo_codec,
     .priority = 20,
 };
-
-static int lzo_register(void)
-{
-    return OPAL_SUCCESS;
-}
-
-static int lzo_open(void)
-{
-    return OPAL_SUCCESS;
-}

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "opal/mca/compress/base/compress_base_bytes.h"
+#include "opal/mca/compress/base/compress_base_codec.h"
 #include "opal/mca/compress/rice/compress_rice.h"
 
 #define MCA_COMPRESS_RICE_BLOCK    256 /* values per block */
@@ -19,7 +21,6 @@
 #define MCA_COMPRESS_RICE_RAW_K    32u
 #define MCA_COMPRESS_RICE_HDR_BITS 7u  /* mode + 6-bit k */
 #define MCA_COMPRESS_RICE_ESC_BITS (MCA_COMPRESS_RICE_QMAX + 32u)
-#define MCA_COMPRESS_RICE_VARINT_MAX 10 /* LEB128 of a 64-bit size */
 
 /* With GCC on x86-64 the encoder is built twice, for any x86-64 and for
  * x86-64-v3 CPUs (AVX2, BMI2, LZCNT), and each call takes the build the
@@ -36,45 +37,6 @@
 #    define MCA_COMPRESS_RICE_V3 0
 #    define MCA_COMPRESS_RICE_INLINE inline
 #endif
-
-/* Largest value a ssize_t return can carry (ssize_t is as wide as size_t). */
-#define MCA_COMPRESS_RICE_MAX_RET (SIZE_MAX >> 1)
-
-static inline uint32_t mca_compress_rice_load32(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint32_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-#else
-    return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16)
-           | ((uint32_t) p[3] << 24);
-#endif
-}
-
-static inline void mca_compress_rice_store32(uint8_t *p, uint32_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &v, sizeof(v));
-#else
-    p[0] = (uint8_t) v;
-    p[1] = (uint8_t) (v >> 8);
-    p[2] = (uint8_t) (v >> 16);
-    p[3] = (uint8_t) (v >> 24);
-#endif
-}
-
-static inline uint64_t mca_compress_rice_load64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-#else
-    return (uint64_t) mca_compress_rice_load32(p)
-           | ((uint64_t) mca_compress_rice_load32(p + 4) << 32);
-#endif
-}
 
 /* Zigzag on the two's complement reading of x, in unsigned arithmetic so
  * that no signed overflow or implementation-defined shift is involved. */
@@ -117,16 +79,6 @@ static inline unsigned mca_compress_rice_ones(uint64_t x)
 #endif
 }
 
-static inline size_t mca_compress_rice_varint_len(size_t v)
-{
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        ++n;
-    }
-    return n;
-}
-
 static size_t mca_compress_rice_bound(size_t len)
 {
     size_t n, nblocks, bytes;
@@ -139,8 +91,8 @@ static size_t mca_compress_rice_bound(size_t len)
     /* Every block can fall back to k = 32: 7 header bits + 32 bits/value. */
     bytes = (nblocks / 8) * MCA_COMPRESS_RICE_HDR_BITS
             + ((nblocks % 8) * MCA_COMPRESS_RICE_HDR_BITS + 7) / 8;
-    bytes += mca_compress_rice_varint_len(len);
-    return (len > SIZE_MAX - bytes) ? SIZE_MAX : len + bytes;
+    bytes += opal_compress_base_varint_len(len);
+    return opal_compress_base_add_sat(len, bytes);
 }
 
 /*
@@ -314,15 +266,15 @@ mca_compress_rice_scan(const uint8_t *in, size_t cnt, uint32_t prev, uint32_t *u
     uint16_t bin[MCA_COMPRESS_RICE_BLOCK];
     uint32_t l = 0;
     size_t i;
-    mca_compress_rice_scan_one(mca_compress_rice_load32(in), prev, 0, u0, u1, bin, &l, a, vec);
+    mca_compress_rice_scan_one(opal_compress_base_load_le32(in), prev, 0, u0, u1, bin, &l, a, vec);
     for (i = 1; i < cnt; ++i) {
-        mca_compress_rice_scan_one(mca_compress_rice_load32(in + 4 * i),
-                                   mca_compress_rice_load32(in + 4 * i - 4), i, u0, u1, bin, &l,
-                                   a, vec);
+        mca_compress_rice_scan_one(opal_compress_base_load_le32(in + 4 * i),
+                                   opal_compress_base_load_le32(in + 4 * i - 4), i, u0, u1, bin,
+                                   &l, a, vec);
     }
     mca_compress_rice_count(bin, cnt, hist);
     *lb += l;
-    return mca_compress_rice_load32(in + 4 * cnt - 4);
+    return opal_compress_base_load_le32(in + 4 * cnt - 4);
 }
 
 /* LSB-first bit writer: fewer than 8 bits pending between puts. */
@@ -345,13 +297,7 @@ static inline void mca_compress_rice_put(mca_compress_rice_writer_t *w, uint64_t
     w->acc |= bits << w->nacc;
     w->nacc += count;
     if (fast) {
-        uint64_t acc = w->acc;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        memcpy(w->out + w->pos, &acc, sizeof(acc));
-#else
-        mca_compress_rice_store32(w->out + w->pos, (uint32_t) acc);
-        mca_compress_rice_store32(w->out + w->pos + 4, (uint32_t) (acc >> 32));
-#endif
+        opal_compress_base_store_le64(w->out + w->pos, w->acc);
         w->pos += w->nacc >> 3;
         w->acc >>= w->nacc & ~7u;
         w->nacc &= 7u;
@@ -447,29 +393,21 @@ static MCA_COMPRESS_RICE_INLINE ssize_t mca_compress_rice_encode(const void *in_
     uint16_t hist[MCA_COMPRESS_RICE_BINS];
     unsigned mode_a = 1; /* the mode the last block used */
     mca_compress_rice_writer_t w;
-    size_t n, tail, hdr, base, v;
+    size_t n, tail, hdr, base;
     uint64_t bits = 0; /* bits of the block stream so far */
     uint32_t prev = 0;
+    ssize_t rc = opal_compress_base_compress_begin(in, len, out, &cap);
 
-    if (0 == len) {
-        return 0;
-    }
-    if (NULL == in || NULL == out) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    if (cap > MCA_COMPRESS_RICE_MAX_RET) {
-        cap = MCA_COMPRESS_RICE_MAX_RET;
+    if (rc <= 0) {
+        return rc;
     }
     n = len / 4;
     tail = len % 4;
-    hdr = mca_compress_rice_varint_len(len);
+    hdr = opal_compress_base_varint_len(len);
     if (cap < hdr + tail) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
-    for (v = len; v >= 0x80; v >>= 7) {
-        *out++ = (uint8_t) (0x80 | (v & 0x7f));
-    }
-    *out++ = (uint8_t) v;
+    out += opal_compress_base_varint_put(out, len);
     cap -= hdr + tail; /* what is left for the bit stream */
 
     w.out = out;
@@ -573,7 +511,7 @@ typedef struct {
 static inline void mca_compress_rice_refill(mca_compress_rice_reader_t *r)
 {
     if (r->end - r->p >= 8) {
-        r->buf |= mca_compress_rice_load64(r->p) << r->n;
+        r->buf |= opal_compress_base_load_le64(r->p) << r->n;
         r->p += (63 - r->n) >> 3;
         r->n |= 56;
         r->buf &= UINT64_MAX >> (64 - r->n); /* drop the partial next byte */
@@ -621,7 +559,7 @@ static int mca_compress_rice_get_block(mca_compress_rice_reader_t *r, uint8_t *o
             }
             x = mca_compress_rice_unzigzag((uint32_t) r->buf) + (prev & mode_mask);
             mca_compress_rice_skip(r, 32);
-            mca_compress_rice_store32(out + 4 * i, x);
+            opal_compress_base_store_le32(out + 4 * i, x);
             prev = x;
         }
     } else {
@@ -647,7 +585,7 @@ static int mca_compress_rice_get_block(mca_compress_rice_reader_t *r, uint8_t *o
             x = esc ? (uint32_t) (r->buf >> MCA_COMPRESS_RICE_QMAX) : (uint32_t) full;
             mca_compress_rice_skip(r, count);
             x = mca_compress_rice_unzigzag(x) + (prev & mode_mask);
-            mca_compress_rice_store32(out + 4 * i, x);
+            opal_compress_base_store_le32(out + 4 * i, x);
             prev = x;
         }
     }
@@ -660,31 +598,20 @@ static ssize_t mca_compress_rice_decompress(const void *in_, size_t len, void *o
 {
     const uint8_t *in = (const uint8_t *) in_;
     uint8_t *out = (uint8_t *) out_;
-    uint8_t hdr[MCA_COMPRESS_RICE_VARINT_MAX];
     mca_compress_rice_reader_t r;
-    size_t hlen = 0, n, tail, base, v;
+    size_t hlen, n, tail, base;
+    uint64_t v;
     uint32_t prev = 0;
+    ssize_t rc = opal_compress_base_decompress_begin(in, len, out, cap, expected_len);
 
-    if (expected_len > cap) {
-        return OPAL_ERR_OUT_OF_RESOURCE;
-    }
-    if (0 == expected_len) {
-        return (0 == len) ? 0 : OPAL_ERR_UNPACK_FAILURE;
-    }
-    if ((NULL == in && len > 0) || NULL == out) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    if (expected_len > MCA_COMPRESS_RICE_MAX_RET) {
-        return OPAL_ERR_BAD_PARAM;
+    if (rc <= 0) {
+        return rc;
     }
     /* The header must be exactly the minimal varint of expected_len. */
-    for (v = expected_len; v >= 0x80; v >>= 7) {
-        hdr[hlen++] = (uint8_t) (0x80 | (v & 0x7f));
-    }
-    hdr[hlen++] = (uint8_t) v;
+    hlen = opal_compress_base_varint_get(in, len, &v);
     tail = expected_len % 4;
     n = expected_len / 4;
-    if (len < hlen + tail || 0 != memcmp(in, hdr, hlen)) {
+    if (0 == hlen || v != expected_len || len - hlen < tail) {
         return OPAL_ERR_UNPACK_FAILURE;
     }
     r.p = in + hlen;

@@ -9,29 +9,14 @@
 #include "opal/mca/compress/base/base.h"
 #include "opal/mca/compress/rice/compress_rice.h"
 
-static int rice_register(void);
-static int rice_open(void);
-
 opal_compress_base_component_t mca_compress_rice_component = {
     .base_version = {
         OPAL_COMPRESS_BASE_VERSION_3_0_0,
         .mca_component_name = "rice",
         MCA_BASE_MAKE_VERSION(component, OPAL_MAJOR_VERSION, OPAL_MINOR_VERSION,
                               OPAL_RELEASE_VERSION),
-        .mca_open_component = rice_open,
-        .mca_register_component_params = rice_register,
     },
     .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
     .codec = &mca_compress_rice_codec,
     .priority = 5,
 };
-
-static int rice_register(void)
-{
-    return OPAL_SUCCESS;
-}
-
-static int rice_open(void)
-{
-    return OPAL_SUCCESS;
-}

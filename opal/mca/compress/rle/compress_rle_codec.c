@@ -9,15 +9,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "opal/mca/compress/base/compress_base_bytes.h"
+#include "opal/mca/compress/base/compress_base_codec.h"
 #include "opal/mca/compress/rle/compress_rle.h"
 
 #define MCA_COMPRESS_RLE_MIN_RUN 3   /* shortest run worth a repeat token */
 #define MCA_COMPRESS_RLE_MAX_RUN 130 /* MIN_RUN + 127 */
 #define MCA_COMPRESS_RLE_MAX_LIT 128
 #define MCA_COMPRESS_RLE_REPEAT  0x80u
-
-/* Largest value a ssize_t return can carry (ssize_t is as wide as size_t). */
-#define MCA_COMPRESS_RLE_MAX_RET (SIZE_MAX >> 1)
 
 #define MCA_COMPRESS_RLE_ONES  UINT64_C(0x0101010101010101)
 #define MCA_COMPRESS_RLE_HIGHS UINT64_C(0x8080808080808080)
@@ -29,13 +28,6 @@
 #else
 #define MCA_COMPRESS_RLE_CTZ_LE 0
 #endif
-
-static inline uint64_t mca_compress_rle_load64(const uint8_t *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof(w));
-    return w;
-}
 
 /* Flags (0x80 in a byte) the zero bytes of v.  The lowest flag is always a
  * true zero byte, higher ones may be false positives; the mask is nonzero
@@ -49,7 +41,7 @@ static size_t mca_compress_rle_bound(size_t len)
 {
     size_t extra = len / MCA_COMPRESS_RLE_MAX_LIT + (0 != len % MCA_COMPRESS_RLE_MAX_LIT);
 
-    return (len > SIZE_MAX - extra) ? SIZE_MAX : len + extra;
+    return opal_compress_base_add_sat(len, extra);
 }
 
 /* Length of the run of in[pos] starting at pos (>= 1). */
@@ -61,7 +53,7 @@ static inline size_t mca_compress_rle_run(const uint8_t *in, size_t pos, size_t 
 
     /* Whole words first: long runs (zero pages) are the common good case. */
     while (len - i >= 8) {
-        uint64_t diff = mca_compress_rle_load64(in + i) ^ pattern;
+        uint64_t diff = opal_compress_base_load_le64(in + i) ^ pattern;
         if (0 != diff) {
 #if MCA_COMPRESS_RLE_CTZ_LE
             return i + ((size_t) __builtin_ctzll(diff) >> 3) - pos;
@@ -85,9 +77,9 @@ static inline size_t mca_compress_rle_find_run(const uint8_t *in, size_t pos, si
     /* Test 8 start positions at once: a zero byte in (x^y)|(y^z) marks a
      * start of three equal bytes. */
     while (len - i >= 10) {
-        uint64_t x = mca_compress_rle_load64(in + i);
-        uint64_t y = mca_compress_rle_load64(in + i + 1);
-        uint64_t z = mca_compress_rle_load64(in + i + 2);
+        uint64_t x = opal_compress_base_load_le64(in + i);
+        uint64_t y = opal_compress_base_load_le64(in + i + 1);
+        uint64_t z = opal_compress_base_load_le64(in + i + 2);
         uint64_t m = mca_compress_rle_zero_bytes((x ^ y) | (y ^ z));
         if (0 != m) {
 #if MCA_COMPRESS_RLE_CTZ_LE
@@ -141,16 +133,10 @@ static ssize_t mca_compress_rle_compress(const void *in_, size_t len, void *out_
     const uint8_t *in = (const uint8_t *) in_;
     uint8_t *out = (uint8_t *) out_;
     size_t pos = 0, lit = 0, op = 0;
+    ssize_t rc = opal_compress_base_compress_begin(in, len, out, &cap);
 
-    if (0 == len) {
-        return 0;
-    }
-    if (NULL == in || NULL == out) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    /* Keeps the returned size representable; we never write beyond cap. */
-    if (cap > MCA_COMPRESS_RLE_MAX_RET) {
-        cap = MCA_COMPRESS_RLE_MAX_RET;
+    if (rc <= 0) {
+        return rc;
     }
 
     while (len - pos >= MCA_COMPRESS_RLE_MIN_RUN) {
@@ -199,18 +185,10 @@ static ssize_t mca_compress_rle_decompress(const void *in_, size_t len, void *ou
     uint8_t *op = (uint8_t *) out_;
     const uint8_t *iend;
     uint8_t *oend;
+    ssize_t rc = opal_compress_base_decompress_begin(ip, len, op, cap, expected_len);
 
-    if (expected_len > cap) {
-        return OPAL_ERR_OUT_OF_RESOURCE;
-    }
-    if (0 == expected_len) {
-        return (0 == len) ? 0 : OPAL_ERR_UNPACK_FAILURE;
-    }
-    if ((NULL == ip && len > 0) || NULL == op) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    if (expected_len > MCA_COMPRESS_RLE_MAX_RET) {
-        return OPAL_ERR_BAD_PARAM;
+    if (rc <= 0) {
+        return rc;
     }
     iend = ip + len;
     oend = op + expected_len;

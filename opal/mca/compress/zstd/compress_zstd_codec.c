@@ -9,6 +9,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "opal/mca/compress/base/compress_base_codec.h"
 #include "opal/mca/compress/zstd/compress_zstd.h"
 
 int mca_compress_zstd_level = 1;
@@ -33,30 +34,26 @@ static void make_keys(void)
               && 0 == pthread_key_create(&dctx_key, free_dctx);
 }
 
+static void *new_cctx(void)
+{
+    return ZSTD_createCCtx();
+}
+
+static void *new_dctx(void)
+{
+    return ZSTD_createDCtx();
+}
+
 static ZSTD_CCtx *get_cctx(void)
 {
     pthread_once(&key_once, make_keys);
-    if (!keys_ok) {
-        return NULL;
-    }
-    ZSTD_CCtx *c = pthread_getspecific(cctx_key);
-    if (NULL == c && NULL != (c = ZSTD_createCCtx())) {
-        pthread_setspecific(cctx_key, c);
-    }
-    return c;
+    return keys_ok ? opal_compress_base_thread_cache(cctx_key, new_cctx) : NULL;
 }
 
 static ZSTD_DCtx *get_dctx(void)
 {
     pthread_once(&key_once, make_keys);
-    if (!keys_ok) {
-        return NULL;
-    }
-    ZSTD_DCtx *d = pthread_getspecific(dctx_key);
-    if (NULL == d && NULL != (d = ZSTD_createDCtx())) {
-        pthread_setspecific(dctx_key, d);
-    }
-    return d;
+    return keys_ok ? opal_compress_base_thread_cache(dctx_key, new_dctx) : NULL;
 }
 
 static size_t zstd_bound(size_t len)
@@ -84,11 +81,9 @@ static ssize_t zstd_compress(const void *in, size_t len, void *out, size_t cap)
 static ssize_t zstd_decompress(const void *in, size_t len, void *out, size_t cap,
                                size_t expected_len)
 {
-    if (expected_len > cap) {
-        return OPAL_ERR_OUT_OF_RESOURCE;
-    }
-    if (NULL == in || NULL == out) {
-        return OPAL_ERR_UNPACK_FAILURE;
+    int ret = opal_compress_base_check_decompress(in, out, cap, expected_len);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
     }
     ZSTD_DCtx *d = get_dctx();
     if (NULL == d) {
@@ -96,10 +91,7 @@ static ssize_t zstd_decompress(const void *in, size_t len, void *out, size_t cap
     }
     /* The frame must decode to exactly expected_len and fill the input. */
     size_t n = ZSTD_decompressDCtx(d, out, expected_len, in, len);
-    if (ZSTD_isError(n) || n != expected_len) {
-        return OPAL_ERR_UNPACK_FAILURE;
-    }
-    return (ssize_t) n;
+    return opal_compress_base_decoded(!ZSTD_isError(n), n, expected_len);
 }
 
 const opal_compress_codec_t mca_compress_zstd_codec = {
