@@ -251,8 +251,7 @@ static void zc_chunk(zc_rstate_t *st, uint32_t k, const char *msg, size_t len)
         zc_set_error(st, "a chunk header is corrupt");
         return;
     }
-    sum = zc_checksum(data, (size_t) h.clen);
-    sum ^= ((uint64_t) h.index << 40) ^ ((uint64_t) h.codec << 32) ^ (uint64_t) h.raw_len;
+    sum = zc_chunk_sum(&h, data);
     if (sum != h.csum) {
         zc_set_error(st, "a chunk's checksum does not match its contents");
         return;

@@ -200,13 +200,6 @@ static const char *zc_chunk_raw(zc_sreq_t *r, uint32_t k, size_t *len)
     return r->stage;
 }
 
-static inline uint64_t zc_chunk_sum(const zc_chunk_hdr_t *h, const void *data)
-{
-    uint64_t s = zc_checksum(data, (size_t) h->clen);
-    s ^= ((uint64_t) h->index << 40) ^ ((uint64_t) h->codec << 32) ^ (uint64_t) h->raw_len;
-    return s;
-}
-
 /* Compress chunk k into buf (zc_chunk_hdr_t + data); returns the wire size
  * or a negative error. */
 static ssize_t zc_build_chunk(zc_sreq_t *r, uint32_t k, char *buf, size_t cap)

@@ -85,4 +85,12 @@ static inline uint64_t zc_checksum(const void *buf, size_t len)
            + ((a1 * UINT64_C(0xc2b2ae3d27d4eb4f)) ^ (b1 << 1 | b1 >> 63));
 }
 
+/* A chunk's csum: its data's checksum mixed with the fields that say how
+ * to decode it, so that a header bit flip is caught too. */
+static inline uint64_t zc_chunk_sum(const zc_chunk_hdr_t *h, const void *data)
+{
+    uint64_t s = zc_checksum(data, (size_t) h->clen);
+    return s ^ ((uint64_t) h->index << 40) ^ ((uint64_t) h->codec << 32) ^ (uint64_t) h->raw_len;
+}
+
 #endif
