@@ -30,20 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "mpi_pvar.h"
+
 static int rank, size;
 static MPI_T_pvar_session session;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof(double), cmp_double);
-    return v[n / 2];
-}
 
 /* ---- ping-pong ---------------------------------------------------------- */
 static double pingpong(MPI_Comm c, int bytes, int iters)
@@ -64,7 +55,7 @@ static double pingpong(MPI_Comm c, int bytes, int iters)
         }
         if (b >= 0) batch[b] = (MPI_Wtime() - t0) / iters / 2 * 1e9;
     }
-    return median(batch, 15);
+    return test_median(batch, 15);
 }
 
 static void mode_pingpong(int live, int iters)
@@ -81,7 +72,8 @@ static void mode_pingpong(int live, int iters)
 
 /* ---- split stress ------------------------------------------------------- */
 /* Deterministic generator shared by all ranks, so that they agree on every
- * draw without communicating. */
+ * draw without communicating (its own LCG, not test_rand: the splits of
+ * the published runs follow from its sequence). */
 static uint64_t rng_state;
 static uint32_t rng(void)
 {
@@ -89,31 +81,15 @@ static uint32_t rng(void)
     return (uint32_t) (rng_state >> 33);
 }
 
-static int pvar_index(const char *name)
-{
-    int n;
-    MPI_T_pvar_get_num(&n);
-    for (int i = 0; i < n; i++) {
-        char vname[256], desc[1024];
-        int nlen = sizeof vname, dlen = sizeof desc, verb, cls, bind, ro, cont, atomic;
-        MPI_Datatype dt;
-        MPI_T_enum en;
-        if (MPI_SUCCESS == MPI_T_pvar_get_info(i, vname, &nlen, &verb, &cls, &dt, &en, desc,
-                                               &dlen, &bind, &ro, &cont, &atomic)
-            && 0 == strcmp(vname, name)) {
-            return i;
-        }
-    }
-    fprintf(stderr, "MPI_T variable %s not found\n", name);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-    return -1;
-}
-
 static MPI_T_pvar_handle pvar_handle(const char *name)
 {
     MPI_T_pvar_handle h;
-    int count;
-    MPI_T_pvar_handle_alloc(session, pvar_index(name), NULL, &h, &count);
+    int count, i = test_pvar_index(name, NULL, NULL);
+    if (i < 0) {
+        fprintf(stderr, "MPI_T variable %s not found\n", name);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_T_pvar_handle_alloc(session, i, NULL, &h, &count);
     return h;
 }
 
@@ -198,7 +174,7 @@ static void mode_split(int small, int splits, unsigned seed)
     mine[2] = (double) live;
     MPI_Reduce(mine, sum, 3, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     if (0 == rank) {
-        qsort(all, total, sizeof(double), cmp_double);
+        qsort(all, total, sizeof(double), test_cmp_double);
         printf("split %s n=%d p50=%.1f p90=%.1f p99=%.1f rounds=%.3f single=%.4f "
                "density=%.4f bytes_per_comm=%.1f live=%.0f\n",
                small ? "small" : "large", total, all[total / 2], all[(int) (total * 0.9)],

@@ -37,7 +37,7 @@ trap 'rm -rf "$work"' EXIT
 root=()
 [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 mpirun() { "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe "$@"; }
-"$PREFIX/bin/mpicc" -O2 -Wall -o "$work/b" "$TOP/bench/comm_store_bench.c"
+"$PREFIX/bin/mpicc" -O2 -Wall -I"$TOP/test/common" -o "$work/b" "$TOP/bench/comm_store_bench.c"
 
 med() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 

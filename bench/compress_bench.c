@@ -25,14 +25,8 @@
 #include "opal/mca/base/base.h"
 #include "opal/mca/compress/base/base.h"
 #include "opal/runtime/opal.h"
+#include "check.h"
 #include "datasets.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /* CPU time of this thread: time while descheduled by other load is not
  * counted, which keeps the overhead comparison meaningful on a busy machine. */
@@ -41,18 +35,6 @@ static double cpu_now(void)
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof(double), cmp_d);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* Repeat inner calls so that each timed sample lasts at least ~2 ms. */
@@ -123,23 +105,23 @@ int main(int argc, char **argv)
                 int in = inner_reps(len);
                 datasets[d].fill(src, len, 42 + d);
                 for (int r = 0; r < reps; r++) {
-                    double t0 = now();
+                    double t0 = test_now();
                     for (int k = 0; k < in; k++) { memcpy(dst, src, len); sink += dst[k % len]; }
-                    t[r] = (now() - t0) / in;
+                    t[r] = (test_now() - t0) / in;
                 }
-                double cpy = len / median(t, reps) / 1e6;
+                double cpy = len / test_median_mean(t, reps) / 1e6;
                 printf("%-16s %9zu %-8s %7s %9.0f %9.0f %8s %8s\n", datasets[d].name, len,
                        "memcpy", "1.00", cpy, cpy, "1.000", "1.000");
                 for (int c = 0; c < n; c++) {
                     ssize_t zn = 0;
                     for (int r = 0; r < reps; r++) {
-                        double t0 = now();
+                        double t0 = test_now();
                         for (int k = 0; k < in; k++) zn = codecs[c]->compress(src, len, z, zcap);
-                        t[r] = (now() - t0) / in;
-                        t0 = now();
+                        t[r] = (test_now() - t0) / in;
+                        t0 = test_now();
                         for (int k = 0; k < in; k++)
                             sink += codecs[c]->decompress(z, (size_t) zn, dst, len, len);
-                        t2[r] = (now() - t0) / in;
+                        t2[r] = (test_now() - t0) / in;
                     }
                     if (zn < 0 || 0 != memcmp(src, dst, len)) {
                         printf("%-16s %9zu %-8s ROUND TRIP FAILED\n", datasets[d].name, len,
@@ -147,7 +129,8 @@ int main(int argc, char **argv)
                         fail = 1;
                         continue;
                     }
-                    double cm = len / median(t, reps) / 1e6, dm = len / median(t2, reps) / 1e6;
+                    double cm = len / test_median_mean(t, reps) / 1e6;
+                    double dm = len / test_median_mean(t2, reps) / 1e6;
                     printf("%-16s %9zu %-8s %7.2f %9.0f %9.0f %8.3f %8.3f\n", datasets[d].name,
                            len, codecs[c]->name, zn ? (double) len / zn : 0.0, cm, dm, cm / cpy,
                            dm / cpy);
@@ -215,7 +198,7 @@ int main(int argc, char **argv)
                         db = b[r] < db ? b[r] : db;
                         ratio[r] = b[r] / a[r];
                     }
-                    double ov = (median(ratio, oreps) - 1.0) * 100.0;
+                    double ov = (test_median_mean(ratio, oreps) - 1.0) * 100.0;
                     worst = ov > worst ? ov : worst;
                     printf("%-16s %9zu %-14s %10.2f %10.2f %+8.2f%%\n", datasets[sets[di]].name,
                            len, name[op], da * 1e6, db * 1e6, ov);

@@ -33,10 +33,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "mpi_pvar.h"
+
 #define ESZ 48
 
 static int rank, nprocs;
 
+/* xorshift, not test_rand: the irregular workload of the published runs
+ * follows from its sequence */
 static uint64_t rs = 88172645463325252ULL;
 static uint64_t rnd(void)
 {
@@ -46,48 +51,50 @@ static uint64_t rnd(void)
     return rs;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
 /* fcoll_la_twophase_assign_time_last, or -1 when not found. */
 static double assign_time_last(void)
 {
-    int n, i, provided, cnt;
+    int i, provided;
     double v = -1.0;
-    MPI_T_pvar_session ses;
-    MPI_T_pvar_handle h;
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    MPI_T_pvar_get_num(&n);
-    for (i = 0; i < n; i++) {
-        char nm[256], desc[1024];
-        int nl = sizeof(nm), dl = sizeof(desc), verb, cls, bind, ro, cont, atom;
-        MPI_Datatype dt;
-        MPI_T_enum en;
-        if (MPI_SUCCESS != MPI_T_pvar_get_info(i, nm, &nl, &verb, &cls, &dt, &en, desc,
-                                               &dl, &bind, &ro, &cont, &atom)) {
-            continue;
-        }
-        if (0 == strcmp(nm, "fcoll_la_twophase_assign_time_last")) {
-            MPI_T_pvar_session_create(&ses);
-            MPI_T_pvar_handle_alloc(ses, i, NULL, &h, &cnt);
-            MPI_T_pvar_read(ses, h, &v);
-            MPI_T_pvar_handle_free(ses, &h);
-            MPI_T_pvar_session_free(&ses);
-            break;
-        }
+    i = test_pvar_index("fcoll_la_twophase_assign_time_last", NULL, NULL);
+    if (i >= 0) {
+        test_pvar_read_once(i, &v);
     }
     MPI_T_finalize();
     return v;
+}
+
+/* The slowest rank's seconds for one collective write (or read) of the
+ * workload: one call on the file view ft, or steps calls of block bytes
+ * (ft MPI_BYTE). */
+static double timed_io(MPI_File fh, char *buf, MPI_Datatype ft, int64_t my, int64_t block,
+                       int steps, int write)
+{
+    double t0, t, tmax;
+    int s;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    for (s = 0; s < steps; s++) {
+        MPI_Offset off = MPI_BYTE != ft ? 0 : (MPI_Offset) s * block * nprocs + rank * block;
+        char *p = MPI_BYTE != ft ? buf : buf + s * block;
+        int count = (int) (MPI_BYTE != ft ? my : block);
+        if (write) {
+            MPI_File_write_at_all(fh, off, p, count, MPI_BYTE, MPI_STATUS_IGNORE);
+        } else {
+            MPI_File_read_at_all(fh, off, p, count, MPI_BYTE, MPI_STATUS_IGNORE);
+        }
+    }
+    t = MPI_Wtime() - t0;
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return tmax;
 }
 
 int main(int argc, char **argv)
 {
     const char *path, *wl;
     int64_t total, my = 0, i;
-    int reps, r, nruns = 0, cap = 1024, steps = 1, s;
+    int reps, r, nruns = 0, cap = 1024, steps = 1;
     int *bl = NULL;
     MPI_Aint *dp = NULL;
     char *buf;
@@ -169,21 +176,7 @@ int main(int argc, char **argv)
         MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
     }
     for (r = 0; r < reps; r++) {
-        double t0, t, tmax;
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = MPI_Wtime();
-        for (s = 0; s < steps; s++) {
-            if (MPI_BYTE != ft) {
-                MPI_File_write_at_all(fh, 0, buf, (int) my, MPI_BYTE, MPI_STATUS_IGNORE);
-            } else {
-                MPI_File_write_at_all(fh, (MPI_Offset) s * block * nprocs + rank * block,
-                                      buf + s * block, (int) block, MPI_BYTE,
-                                      MPI_STATUS_IGNORE);
-            }
-        }
-        t = MPI_Wtime() - t0;
-        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        tw[r] = tmax;
+        tw[r] = timed_io(fh, buf, ft, my, block, steps, 1);
         tr[r] = 0.0;
         if (0 == r && getenv("ASSIGN")) {
             double a = assign_time_last(), amax;
@@ -196,20 +189,7 @@ int main(int argc, char **argv)
         if (count_only) {
             break;
         }
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = MPI_Wtime();
-        for (s = 0; s < steps; s++) {
-            if (MPI_BYTE != ft) {
-                MPI_File_read_at_all(fh, 0, buf, (int) my, MPI_BYTE, MPI_STATUS_IGNORE);
-            } else {
-                MPI_File_read_at_all(fh, (MPI_Offset) s * block * nprocs + rank * block,
-                                     buf + s * block, (int) block, MPI_BYTE,
-                                     MPI_STATUS_IGNORE);
-            }
-        }
-        t = MPI_Wtime() - t0;
-        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        tr[r] = tmax;
+        tr[r] = timed_io(fh, buf, ft, my, block, steps, 0);
     }
     MPI_File_close(&fh);
     /* check the data of the last read */
@@ -227,10 +207,8 @@ int main(int argc, char **argv)
         }
     }
     if (0 == rank) {
-        qsort(tw, reps, sizeof(double), cmp_d);
-        qsort(tr, reps, sizeof(double), cmp_d);
         printf("RESULT %s MB=%lld write_s=%.4f read_s=%.4f\n", wl,
-               (long long) (total >> 20), tw[reps / 2], tr[reps / 2]);
+               (long long) (total >> 20), test_median(tw, reps), test_median(tr, reps));
     }
     if (MPI_BYTE != ft) {
         MPI_Type_free(&ft);

@@ -25,7 +25,7 @@ SLOWLINK=${SLOWLINK:-$TOP/../shared/tools/slowlink}
 [ -x "$SLOWLINK" ] || SLOWLINK=/work/shared/tools/slowlink
 W=$(mktemp -d /dev/shm/fcoll-bench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-"$PREFIX/bin/mpicc" -O2 -o "$W/fb" "$TOP/bench/fcoll_bench.c"
+"$PREFIX/bin/mpicc" -O2 -I"$TOP/test/common" -o "$W/fb" "$TOP/bench/fcoll_bench.c"
 root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 COMPS="la_twophase two_phase vulcan"
 

@@ -63,17 +63,6 @@
 #include "ompi/mca/grpmap/grpmap_repr.h"
 #include "test/unit/grpmap_check.h"
 #include "test/unit/grpmap_patterns.h"
-#include "ompi/mca/grpmap/base/grpmap_engine.h"
-#include "ompi/mca/grpmap/array/grpmap_array.h"
-#include "ompi/mca/grpmap/bitmap/grpmap_bitmap.h"
-#include "ompi/mca/grpmap/bwt/grpmap_bwt.h"
-#include "ompi/mca/grpmap/gap/grpmap_gap.h"
-#include "ompi/mca/grpmap/lattice/grpmap_lattice.h"
-#include "ompi/mca/grpmap/wtr/grpmap_wtr.h"
-#ifndef GP_NO_BDD
-#include "ompi/mca/grpmap/bdd/grpmap_bdd.h"
-#endif
-#include "opal/mca/compress/bzip2/compress_bzip2.h"
 
 /* An ompi_proc_t of this build, field for field (no Open MPI header). */
 typedef struct proc {
@@ -117,18 +106,6 @@ static proc_t *procs;
 static proc_t **world_ptrs;
 static volatile uint64_t sink;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int k)
-{
-    qsort(v, (size_t) k, sizeof(double), cmp_double);
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
-
 /* Open MPI's dense lookup: the pointer, its sentinel bit, the proc's name. */
 static inline uint64_t dense_get(proc_t *const *ptrs, int32_t i)
 {
@@ -157,6 +134,23 @@ static inline uint64_t dense_get(proc_t *const *ptrs, int32_t i)
         }                                                                        \
     }
 
+/* the three kinds' loops, dependent or not (DEP a constant) */
+#define TIME_KINDS(DEP)                                                          \
+    do {                                                                         \
+        const int dep = (DEP);                                                   \
+        switch (kind % 3) {                                                      \
+        case 0:                                                                  \
+            TIME_LOOP(dense_get(ptrs, g))                                        \
+            break;                                                               \
+        case 1:                                                                  \
+            TIME_LOOP((uint64_t) h->repr->select(h->map, g))                     \
+            break;                                                               \
+        default:                                                                 \
+            TIME_LOOP(dense_get(world_ptrs, h->repr->select(h->map, g)))         \
+            break;                                                               \
+        }                                                                        \
+    } while (0)
+
 static double time_once(int kind, const grpmap_handle_t *h, proc_t *const *ptrs, int32_t n,
                         const int32_t *idx, int count)
 {
@@ -164,37 +158,10 @@ static double time_once(int kind, const grpmap_handle_t *h, proc_t *const *ptrs,
     int32_t i = 0, z = zero_mask;
     int k;
     double t0 = test_now();
-    switch (kind) {
-    case 0: {
-        const int dep = 0;
-        TIME_LOOP(dense_get(ptrs, g))
-        break;
-    }
-    case 1: {
-        const int dep = 0;
-        TIME_LOOP((uint64_t) h->repr->select(h->map, g))
-        break;
-    }
-    case 2: {
-        const int dep = 0;
-        TIME_LOOP(dense_get(world_ptrs, h->repr->select(h->map, g)))
-        break;
-    }
-    case 3: {
-        const int dep = 1;
-        TIME_LOOP(dense_get(ptrs, g))
-        break;
-    }
-    case 4: {
-        const int dep = 1;
-        TIME_LOOP((uint64_t) h->repr->select(h->map, g))
-        break;
-    }
-    default: {
-        const int dep = 1;
-        TIME_LOOP(dense_get(world_ptrs, h->repr->select(h->map, g)))
-        break;
-    }
+    if (kind < 3) {
+        TIME_KINDS(0);
+    } else {
+        TIME_KINDS(1);
     }
     sink += acc;
     return (test_now() - t0) * 1e9 / count;
@@ -301,14 +268,7 @@ static int wanted(const char *list, const char *name)
 
 int main(int argc, char **argv)
 {
-    const grpmap_repr_t *forms[] = {&grpmap_lattice_repr, &grpmap_bitmap_repr, &grpmap_gap_repr,
-                                    &grpmap_ef_repr,      &grpmap_array_repr,  &grpmap_blocks_repr,
-                                    &grpmap_bwt_repr,     &grpmap_wtr_repr,    &grpmap_packed_perm_repr,
-#ifndef GP_NO_BDD
-                                    &grpmap_bdd_repr,
-#endif
-    };
-    grpmap_engine_t e = {.reprs = forms, .nreprs = (int) (sizeof(forms) / sizeof(forms[0])),
+    grpmap_engine_t e = {.reprs = gp_forms, .nreprs = GP_NFORMS,
                          .strategy = GRPMAP_STRATEGY_HYBRID, .alpha = 0.25};
     static const char *strategy_name[3] = {"space", "time", "hybrid"};
     const char *only = NULL;
@@ -390,7 +350,7 @@ int main(int argc, char **argv)
                 for (q = 0; q < reps && q < 64; q++) {
                     v[0][q] = time_once(1, &h, NULL, r->p.n, idx, calls);
                 }
-                r->named_ns[j] = median(v[0], q);
+                r->named_ns[j] = test_median_mean(v[0], q);
             }
             grpmap_handle_release(&h);
         }
@@ -439,16 +399,16 @@ int main(int argc, char **argv)
                 v[10][q] = time_once(5, &pick[2], ptrs, r->p.n, idx, count / 4);
             }
         }
-        r->lat_dense = median(v[8], q);
-        r->lat_sel = median(v[9], q);
-        r->lat_lookup = median(v[10], q);
+        r->lat_dense = test_median_mean(v[8], q);
+        r->lat_sel = test_median_mean(v[9], q);
+        r->lat_lookup = test_median_mean(v[10], q);
         free(ptrs);
-        r->dense_seq = median(v[0], q);
-        r->dense_rnd = median(v[1], q);
+        r->dense_seq = test_median_mean(v[0], q);
+        r->dense_rnd = test_median_mean(v[1], q);
         for (j = 0; j < 2; j++) {
             int t;
             for (t = 0; t < 3; t++) {
-                r->sel[j][t] = median(v[2 + 3 * j + t], q);
+                r->sel[j][t] = test_median_mean(v[2 + 3 * j + t], q);
             }
         }
         for (j = 0; j < 3; j++) {
@@ -468,8 +428,8 @@ int main(int argc, char **argv)
             tb[0][q] = (test_now() - t0) * 1e6;
             grpmap_handle_release(&h);
         }
-        r->build_hyb = median(tb[0], q);
-        r->build_dense = median(tb[1], q);
+        r->build_hyb = test_median_mean(tb[0], q);
+        r->build_dense = test_median_mean(tb[1], q);
         fprintf(stderr, "pattern %s done\n", r->p.name);
     }
 
@@ -521,9 +481,9 @@ int main(int argc, char **argv)
                         m[c++] = rows[t].named_ns[j];
                     }
                 }
-                fmt_ns(b[j], sizeof(b[j]), c ? 0 : -1, c ? median(m, c) : 0.0);
+                fmt_ns(b[j], sizeof(b[j]), c ? 0 : -1, c ? test_median_mean(m, c) : 0.0);
             } else {
-                double ns = nominal_ns(forms, e.nreprs, j);
+                double ns = nominal_ns(gp_forms, e.nreprs, j);
                 fmt_ns(b[j], sizeof(b[j]), ns < 0.0 ? -1 : 0, ns);
             }
         }

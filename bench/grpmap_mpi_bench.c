@@ -20,25 +20,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "mpi_pvar.h"
+
 #define BATCHES 15
 
-static int cmpd(const void *a, const void *b)
+/* us a call on comm, over calls after a barrier, of: a round trip of 8
+ * bytes between ranks a and b (me: the caller's rank there), or with a <
+ * 0 an MPI_Allgather of 8 bytes a rank (into buf) */
+static double time_us(MPI_Comm comm, int me, int a, int b, long long *buf, int calls)
 {
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t) n, sizeof(double), cmpd);
-    return v[n / 2];
+    long long v = 0;
+    double t;
+    int i;
+    MPI_Barrier(comm);
+    t = MPI_Wtime();
+    if (a < 0) {
+        for (i = 0; i < calls; i++) {
+            MPI_Allgather(&v, 1, MPI_LONG_LONG, buf, 1, MPI_LONG_LONG, comm);
+        }
+    } else {
+        for (i = 0; i < calls; i++) {
+            if (a == me) {
+                MPI_Send(&v, 1, MPI_LONG_LONG, b, 0, comm);
+                MPI_Recv(&v, 1, MPI_LONG_LONG, b, 0, comm, MPI_STATUS_IGNORE);
+            } else if (b == me) {
+                MPI_Recv(&v, 1, MPI_LONG_LONG, a, 0, comm, MPI_STATUS_IGNORE);
+                MPI_Send(&v, 1, MPI_LONG_LONG, a, 0, comm);
+            }
+        }
+    }
+    return (MPI_Wtime() - t) / calls * 1e6;
 }
 
 int main(int argc, char **argv)
 {
-    int me, np, b, i, reps = argc > 1 ? atoi(argv[1]) : 2000, provided, num, groups_idx = -1;
+    int me, np, b, i, reps = argc > 1 ? atoi(argv[1]) : 2000, provided, groups_idx;
     double create[BATCHES], pp[BATCHES], ag[BATCHES], ppw[BATCHES], agw[BATCHES], t;
-    long long buf[64] = {0}, v = 0;
+    long long buf[64] = {0};
     unsigned long long groups = 0;
     MPI_Comm c;
 
@@ -58,76 +77,27 @@ int main(int argc, char **argv)
     {
         /* is the communicator's group really held as the run says? */
         MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-        MPI_T_pvar_get_num(&num);
-        for (i = 0; i < num; i++) {
-            char n[256], d[256];
-            int nl = sizeof(n), dl = sizeof(d), verb, cls, bind, ro, cont, atom;
-            MPI_Datatype dt;
-            MPI_T_enum en;
-            MPI_T_pvar_get_info(i, n, &nl, &verb, &cls, &dt, &en, d, &dl, &bind, &ro, &cont, &atom);
-            if (0 == strcmp(n, "grpmap_base_groups")) {
-                groups_idx = i;
-            }
-        }
+        groups_idx = test_pvar_index("grpmap_base_groups", NULL, NULL);
         if (groups_idx >= 0) {
-            MPI_T_pvar_session s;
-            MPI_T_pvar_handle h;
-            int count;
-            MPI_T_pvar_session_create(&s);
-            MPI_T_pvar_handle_alloc(s, groups_idx, NULL, &h, &count);
-            MPI_T_pvar_read(s, h, &groups);
-            MPI_T_pvar_handle_free(s, &h);
-            MPI_T_pvar_session_free(&s);
+            test_pvar_read_once(groups_idx, &groups);
         }
     }
     {
         int r;
         MPI_Comm_rank(c, &r);
         for (b = 0; b < BATCHES; b++) {
-            MPI_Barrier(c);
-            t = MPI_Wtime();
-            for (i = 0; i < reps; i++) {
-                if (0 == r) {
-                    MPI_Send(&v, 1, MPI_LONG_LONG, 1, 0, c);
-                    MPI_Recv(&v, 1, MPI_LONG_LONG, 1, 0, c, MPI_STATUS_IGNORE);
-                } else if (1 == r) {
-                    MPI_Recv(&v, 1, MPI_LONG_LONG, 0, 0, c, MPI_STATUS_IGNORE);
-                    MPI_Send(&v, 1, MPI_LONG_LONG, 0, 0, c);
-                }
-            }
-            pp[b] = (MPI_Wtime() - t) / reps * 1e6;
+            pp[b] = time_us(c, r, 0, 1, NULL, reps);
             MPI_Bcast(&pp[b], 1, MPI_DOUBLE, 0, c);
             /* the same two processes (world ranks np - 1, np - 2) on
              * MPI_COMM_WORLD */
-            MPI_Barrier(MPI_COMM_WORLD);
-            t = MPI_Wtime();
-            for (i = 0; i < reps; i++) {
-                if (np - 1 == me) {
-                    MPI_Send(&v, 1, MPI_LONG_LONG, np - 2, 0, MPI_COMM_WORLD);
-                    MPI_Recv(&v, 1, MPI_LONG_LONG, np - 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                } else if (np - 2 == me) {
-                    MPI_Recv(&v, 1, MPI_LONG_LONG, np - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    MPI_Send(&v, 1, MPI_LONG_LONG, np - 1, 0, MPI_COMM_WORLD);
-                }
-            }
-            ppw[b] = (MPI_Wtime() - t) / reps * 1e6;
+            ppw[b] = time_us(MPI_COMM_WORLD, me, np - 1, np - 2, NULL, reps);
             MPI_Bcast(&ppw[b], 1, MPI_DOUBLE, np - 1, MPI_COMM_WORLD);
             ppw[b] = pp[b] / ppw[b];
         }
         for (b = 0; b < BATCHES; b++) {
-            MPI_Barrier(c);
-            t = MPI_Wtime();
-            for (i = 0; i < reps / 10; i++) {
-                MPI_Allgather(&v, 1, MPI_LONG_LONG, buf, 1, MPI_LONG_LONG, c);
-            }
-            ag[b] = (MPI_Wtime() - t) / (reps / 10) * 1e6;
+            ag[b] = time_us(c, r, -1, -1, buf, reps / 10);
             MPI_Allreduce(MPI_IN_PLACE, &ag[b], 1, MPI_DOUBLE, MPI_MAX, c);
-            MPI_Barrier(MPI_COMM_WORLD);
-            t = MPI_Wtime();
-            for (i = 0; i < reps / 10; i++) {
-                MPI_Allgather(&v, 1, MPI_LONG_LONG, buf, 1, MPI_LONG_LONG, MPI_COMM_WORLD);
-            }
-            agw[b] = (MPI_Wtime() - t) / (reps / 10) * 1e6;
+            agw[b] = time_us(MPI_COMM_WORLD, me, -1, -1, buf, reps / 10);
             MPI_Allreduce(MPI_IN_PLACE, &agw[b], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
             agw[b] = ag[b] / agw[b];
         }
@@ -136,8 +106,9 @@ int main(int argc, char **argv)
     if (0 == me) {
         printf("form %s create_us %.3f pingpong_us %.3f allgather_us %.3f pp_vs_world %.4f "
                "ag_vs_world %.4f\n",
-               groups > 0 ? "compressed" : "dense", median(create, BATCHES), median(pp, BATCHES),
-               median(ag, BATCHES), median(ppw, BATCHES), median(agw, BATCHES));
+               groups > 0 ? "compressed" : "dense", test_median(create, BATCHES),
+               test_median(pp, BATCHES), test_median(ag, BATCHES), test_median(ppw, BATCHES),
+               test_median(agw, BATCHES));
     }
     MPI_Comm_free(&c);
     MPI_T_finalize();

@@ -22,7 +22,7 @@ NP=${NP:-8} ROUNDS=${ROUNDS:-5} REPS=${REPS:-2000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-"$PREFIX/bin/mpicc" -O2 -Wall -o "$work/gb" "$TOP/bench/grpmap_mpi_bench.c"
+"$PREFIX/bin/mpicc" -O2 -Wall -I"$TOP/test/common" -o "$work/gb" "$TOP/bench/grpmap_mpi_bench.c"
 run() { timeout -k 10 300 "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe -np "$NP" "$@" "$work/gb" "$REPS"; }
 echo "== grpmap MPI bench: $NP ranks, $ROUNDS interleaved rounds, $REPS ping-pongs a batch"
 for r in $(seq "$ROUNDS"); do

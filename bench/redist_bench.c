@@ -231,38 +231,36 @@ struct baseline {
     int *sc, *rc, *zero;
 };
 
+/* *t: the blocks of process from that go to process to, in from's slot
+ * order, at their slots at from (at_target 0) or at to (1); *any: whether
+ * there are some.  idx: room for nb. */
+static void blocks_type(const struct map *mp, int from, int to, int at_target, int *idx,
+                        MPI_Datatype blk, MPI_Datatype *t, int *any)
+{
+    int k = 0, q, s;
+    for (int j = 0; j < live_of(mp, from); j++) {
+        dest(mp, from, j, &q, &s);
+        if (q == to) {
+            idx[k++] = at_target ? s : j;
+        }
+    }
+    MPI_Type_create_indexed_block(k, 1, idx, blk, t);
+    MPI_Type_commit(t);
+    *any = k > 0;
+}
+
 static void baseline_init(struct baseline *b, const struct map *mp, MPI_Datatype blk)
 {
-    int *idx = malloc((nb + 1) * sizeof(int)), k;
+    int *idx = malloc((nb + 1) * sizeof(int));
     b->st = malloc(n * sizeof(MPI_Datatype));
     b->rt = malloc(n * sizeof(MPI_Datatype));
     b->sc = calloc(n, sizeof(int));
     b->rc = calloc(n, sizeof(int));
     b->zero = calloc(n, sizeof(int));
     for (int p = 0; p < n; p++) {
-        int q, s;
-        /* my blocks to p, in slot order */
-        k = 0;
-        for (int j = 0; j < live_of(mp, rank); j++) {
-            dest(mp, rank, j, &q, &s);
-            if (q == p) {
-                idx[k++] = j;
-            }
-        }
-        MPI_Type_create_indexed_block(k, 1, idx, blk, &b->st[p]);
-        MPI_Type_commit(&b->st[p]);
-        b->sc[p] = k > 0;
-        /* p's blocks to me, in p's slot order, to their final slots */
-        k = 0;
-        for (int j = 0; j < live_of(mp, p); j++) {
-            dest(mp, p, j, &q, &s);
-            if (q == rank) {
-                idx[k++] = s;
-            }
-        }
-        MPI_Type_create_indexed_block(k, 1, idx, blk, &b->rt[p]);
-        MPI_Type_commit(&b->rt[p]);
-        b->rc[p] = k > 0;
+        /* my blocks to p; p's blocks to me, to their final slots */
+        blocks_type(mp, rank, p, 0, idx, blk, &b->st[p], &b->sc[p]);
+        blocks_type(mp, p, rank, 1, idx, blk, &b->rt[p], &b->rc[p]);
     }
     free(idx);
 }

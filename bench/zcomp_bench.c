@@ -46,20 +46,8 @@
 #include "opal/mca/base/base.h"
 #include "opal/mca/compress/base/base.h"
 #include "ompi/mca/pml/pml.h"
+#include "check.h"
 #include "datasets.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
 
 /* --ab: zcomp's PML table and the one it wraps */
 static mca_pml_base_module_t ab_zcomp, *ab_plain;
@@ -75,7 +63,7 @@ static double stream(unsigned char *buf, int count, MPI_Datatype t, int k, int r
     double t0;
     int m;
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = test_now();
     if (0 == rank) {
         for (m = 0; m < k; m++) {
             MPI_Send(buf, count, t, 1, 1, MPI_COMM_WORLD);
@@ -87,7 +75,7 @@ static double stream(unsigned char *buf, int count, MPI_Datatype t, int k, int r
         }
         MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
     }
-    return (now() - t0) / k;
+    return (test_now() - t0) / k;
 }
 
 /* After a codec pass the link was idle: the shaper's bucket is full (slowlink
@@ -103,7 +91,7 @@ static void drain(int rank)
         int i;
         junk = malloc(n);
         for (i = 0; i < n; i++) {
-            junk[i] = (unsigned char) (ds_rand(&s) >> 24);
+            junk[i] = (unsigned char) (test_rand(&s) >> 24);
         }
     }
     if (0 == rank) {
@@ -119,7 +107,7 @@ static void fill_int90(unsigned char *buf, size_t len, uint64_t seed)
     uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
     size_t i, n = len / 4;
     for (i = 0; i < n; i++) {
-        uint64_t r = ds_rand(&s);
+        uint64_t r = test_rand(&s);
         int32_t v = (r % 100) < 90 ? 0 : (int32_t) (r >> 32);
         memcpy(buf + 4 * i, &v, 4);
     }
@@ -217,7 +205,7 @@ static void codec_pass(const opal_compress_codec_t *c, const unsigned char *buf,
                        double *tc, double *td, size_t *out)
 {
     size_t off, zo = 0, len = b->len, chunk = b->chunk;
-    double t0 = now(), t1;
+    double t0 = test_now(), t1;
     int k = 0;
     for (off = 0; off < len; off += chunk) {
         size_t n = len - off < chunk ? len - off : chunk;
@@ -230,7 +218,7 @@ static void codec_pass(const opal_compress_codec_t *c, const unsigned char *buf,
         }
         zo += (size_t) r;
     }
-    t1 = now();
+    t1 = test_now();
     *out = zo;
     zo = 0;
     k = 0;
@@ -245,7 +233,7 @@ static void codec_pass(const opal_compress_codec_t *c, const unsigned char *buf,
         }
         k++;
     }
-    *td = now() - t1;
+    *td = test_now() - t1;
     *tc = t1 - t0;
 }
 
@@ -391,10 +379,10 @@ int main(int argc, char **argv)
                 ab_use(0); /* leave zcomp's table in place */
             }
             if (0 == rank) { /* [0]: warm-up */
-                qsort(ts + 1, (size_t) reps, sizeof(double), cmp_d);
+                qsort(ts + 1, (size_t) reps, sizeof(double), test_cmp_double);
                 if (ab) {
-                    qsort(tz + 1, (size_t) reps, sizeof(double), cmp_d);
-                    qsort(q + 1, (size_t) reps, sizeof(double), cmp_d);
+                    qsort(tz + 1, (size_t) reps, sizeof(double), test_cmp_double);
+                    qsort(q + 1, (size_t) reps, sizeof(double), test_cmp_double);
                     printf("ab %s %zu %.9f %.9f %.6f\n", d->name, bytes, ts[1 + reps / 2],
                            tz[1 + reps / 2], q[1 + reps / 2]);
                 } else {

@@ -20,6 +20,9 @@ for d in "$TOP"/opal/mca/*/* "$TOP"/ompi/mca/*/* "$TOP"/orte/mca/*/*; do
     [ -d "$d" ] || continue
     comp=$(basename "$d"); fw=$(basename "$(dirname "$d")")
     [ "$comp" = base ] && continue
+    # Shared code, not a component: autogen builds only directories with a
+    # Makefile.am or configure.m4 (opal/mca/common/suite is header-only).
+    [ -e "$d/Makefile.am" ] || [ -e "$d/configure.m4" ] || continue
     # Work in progress that autogen is told to skip is not expected to be built.
     if [ -e "$d/.ompi_ignore" ] || [ -e "$d/.opal_ignore" ]; then
         echo "  MCA $fw: $comp -- not built yet (work in progress: $(head -1 "$d"/.o*_ignore))"

@@ -44,10 +44,12 @@ redist_components() {
     grep -vxE 'cyclic|unit|cycleshift|unitcyclic|phase|park' <<<"$all" || true
 }
 
-# build_mpi SRC OUT [extra mpicc args]: compile a test program with mpicc.
+# build_mpi SRC OUT [extra mpicc args]: compile a test program with mpicc
+# (test/common's headers found).
 build_mpi() {
     local src=$1 out=$2; shift 2
-    "$MPICC" -O2 -Wall -Werror -o "$out" "$src" "$@" || fail "mpicc could not build $src"
+    "$MPICC" -O2 -Wall -Werror -I"$TOP/test/common" -o "$out" "$src" "$@" ||
+        fail "mpicc could not build $src"
 }
 
 # build_unit OUT SRC... [flags]: a plain C unit test, under ASan and UBSan.
@@ -86,6 +88,16 @@ works_saying() {
     done
     tail -n 30 "$out"
     fail "no /$pat/ in $tries runs of: $*"
+}
+
+# must_fail OUT WHY CMD...: CMD (env VAR=VALUE... first where it needs
+# them) must exit non-zero, else the test fails saying WHY; its output goes
+# to OUT and is shown either way.
+must_fail() {
+    local out=$1 why=$2 rc=0; shift 2
+    "$@" >"$out" 2>&1 || rc=$?
+    cat "$out"
+    [ $rc -ne 0 ] || fail "$why"
 }
 
 assert_no_grep() {

@@ -25,12 +25,9 @@ Test patch whose context is not in Open MPI 4.1.4.
  end
 P
 cp repo/config/patches/900-good.patch repo/config/patches/999-never.patch
-set +e
-OMPI_TARBALL=$tarball OVERLAY_BUILD_DIR=$PWD/b OVERLAY_SKIP_UPSTREAM_AUTOGEN=1 repo/autogen.pl >out.txt 2>&1
-rc=$?
-set -e
-cat out.txt
-[ $rc -ne 0 ] || fail "autogen.pl went on after a patch that does not apply"
+must_fail out.txt "autogen.pl went on after a patch that does not apply" \
+    env OMPI_TARBALL="$tarball" OVERLAY_BUILD_DIR="$PWD/b" OVERLAY_SKIP_UPSTREAM_AUTOGEN=1 \
+    repo/autogen.pl
 assert_grep 'applied config/patches/900-good.patch' out.txt
 assert_grep 'patch config/patches/950-stale.patch does not apply' out.txt
 assert_no_grep '999-never' out.txt "a patch after the failing one was applied"

@@ -12,12 +12,8 @@ for a; do last=$a; done
 echo 'install ok installed'
 Q
 chmod +x bin/dpkg-query
-set +e
-PATH=$PWD/bin:$PATH NO_APT=1 OVERLAY_BUILD_DIR=$PWD/b repo/quickstart.sh build >out.txt 2>&1
-rc=$?
-set -e
-cat out.txt
-[ $rc -ne 0 ] || fail "quickstart.sh went on without libpmix-dev"
+must_fail out.txt "quickstart.sh went on without libpmix-dev" \
+    env PATH="$PWD/bin:$PATH" NO_APT=1 OVERLAY_BUILD_DIR="$PWD/b" repo/quickstart.sh build
 assert_grep 'missing Debian packages: libpmix-dev' out.txt
 assert_grep 'apt-get install -y libpmix-dev' out.txt
 [ ! -d b/src ] || fail "quickstart.sh started building without its dependencies"

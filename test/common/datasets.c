@@ -7,14 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-uint64_t ds_rand(uint64_t *s)
-{
-    /* splitmix64: fast, deterministic, good enough for test data. */
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#include "check.h"
 
 /* Elements of the given size; a zero with probability pct/100 at random
  * places, otherwise a random value of the type (as the seed describes). */
@@ -23,7 +16,7 @@ static void fill_zeros(unsigned char *buf, size_t len, uint64_t seed, int pct, i
     uint64_t s = seed;
     size_t esz = kind == 'i' || kind == 'f' ? 4 : 8, i;
     for (i = 0; i + esz <= len; i += esz) {
-        uint64_t r = ds_rand(&s);
+        uint64_t r = test_rand(&s);
         if ((int) (r % 100) < pct) {
             memset(buf + i, 0, esz);
         } else if (kind == 'i') {
@@ -38,7 +31,7 @@ static void fill_zeros(unsigned char *buf, size_t len, uint64_t seed, int pct, i
         }
     }
     for (; i < len; i++) {
-        buf[i] = (unsigned char) ds_rand(&s);
+        buf[i] = (unsigned char) test_rand(&s);
     }
 }
 
@@ -84,10 +77,10 @@ static void fill_sparse_idx(unsigned char *b, size_t n, uint64_t seed)
     for (i = 0; i + 4 <= n; i += 4) {
         if (0 == left) {
             row++;
-            left = 10 + (int) (ds_rand(&s) % 21);
-            col = row > 500 ? row - 500 + (int32_t) (ds_rand(&s) % 100) : 0;
+            left = 10 + (int) (test_rand(&s) % 21);
+            col = row > 500 ? row - 500 + (int32_t) (test_rand(&s) % 100) : 0;
         }
-        col += 1 + (int32_t) (ds_rand(&s) % 40);
+        col += 1 + (int32_t) (test_rand(&s) % 40);
         left--;
         memcpy(b + i, &col, 4);
     }
@@ -102,7 +95,7 @@ static void fill_sparse_val(unsigned char *b, size_t n, uint64_t seed)
     uint64_t s = seed;
     size_t i;
     for (i = 0; i + 8 <= n; i += 8) {
-        uint64_t r = ds_rand(&s);
+        uint64_t r = test_rand(&s);
         double v = (r % 4) ? w[r % 7] : w[r % 7] * (1.0 + (double) (r >> 40) * 1e-9);
         memcpy(b + i, &v, 8);
     }
@@ -114,11 +107,11 @@ static void fill_random(unsigned char *b, size_t n, uint64_t seed)
     uint64_t s = seed;
     size_t i;
     for (i = 0; i + 8 <= n; i += 8) {
-        uint64_t r = ds_rand(&s);
+        uint64_t r = test_rand(&s);
         memcpy(b + i, &r, 8);
     }
     for (; i < n; i++) {
-        b[i] = (unsigned char) ds_rand(&s);
+        b[i] = (unsigned char) test_rand(&s);
     }
 }
 
@@ -131,7 +124,7 @@ static void fill_text(unsigned char *b, size_t n, uint64_t seed)
     uint64_t s = seed;
     size_t i = 0;
     while (i < n) {
-        const char *w = words[ds_rand(&s) % 16];
+        const char *w = words[test_rand(&s) % 16];
         for (; *w && i < n; w++) {
             b[i++] = (unsigned char) *w;
         }

@@ -6,7 +6,8 @@
  * (ints, floats, doubles with 0/25/50/75/100 % zeros at random places;
  * patterned doubles 50001.0, 50003.0, ...) and realistic ones (a smooth 3-D
  * field of doubles; the index and value arrays of a sparse matrix), plus
- * random bytes and text as the incompressible / general references.
+ * random bytes and text as the incompressible / general references, drawn
+ * with check.h's test_rand.
  */
 #ifndef TEST_DATASETS_H
 #define TEST_DATASETS_H
@@ -23,7 +24,5 @@ typedef struct {
 
 extern const dataset_t datasets[];
 extern const int n_datasets;
-
-uint64_t ds_rand(uint64_t *state);
 
 #endif

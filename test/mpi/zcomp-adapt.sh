@@ -6,7 +6,7 @@
 # re-sampling too), then random (raw).  On a path zcomp is told is slow, so
 # that the ratios decide; every message's data is checked.
 . "$TEST_LIB"
-build_mpi "$TOP/test/mpi/src/zcomp_adapt.c" adapt "$TOP/test/common/datasets.c" -I"$TOP/test/common" -lm
+build_mpi "$TOP/test/mpi/src/zcomp_adapt.c" adapt "$TOP/test/common/datasets.c" -lm
 run_adapt() {  # name [mpirun args]
     local name=$1; shift
     mpirun_t -np 2 --mca pml_zcomp_enable 1 --mca pml_zcomp_path_bandwidth 12 --mca btl vader,self \

@@ -23,7 +23,6 @@
 #define _POSIX_C_SOURCE 200809L     /* clock_gettime, nanosleep under -std=c99 */
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +30,12 @@
 #include <time.h>
 
 #include "ompi/mca/comm_store/comm_store_map.h"
+
+static const char *ctx = "";    /* what is being tested, for messages */
+
+/* failures name the map under test */
+#define CHECK_FAIL(...) (fprintf(stderr, "comm_store_map_test: %s: ", ctx), test_fail(__VA_ARGS__))
+#include "test/common/check.h"
 
 /* ThreadSanitizer slows single-threaded code ~8x and adds nothing to it:
  * its build runs a third of the random operations (the ASan build runs
@@ -48,51 +53,16 @@
 
 /* ---- helpers --------------------------------------------------------- */
 
-static const char *ctx = "";    /* what is being tested, for messages */
-
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "comm_store_map_test: FAILED: %s: ", ctx);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    exit(1);
-}
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fail(__VA_ARGS__);                                             \
-        }                                                                  \
-    } while (0)
-
-static uint64_t rng_next(uint64_t *st)
-{
-    uint64_t z = (*st += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static uint64_t rng_state = 1;
 
 static uint32_t rnd32(void)
 {
-    return (uint32_t) rng_next(&rng_state);
+    return (uint32_t) test_rand(&rng_state);
 }
 
 static size_t rnd_below(size_t n)
 {
-    return (size_t) (rng_next(&rng_state) % n);
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    CHECK(NULL != p, "out of memory allocating %zu bytes", n);
-    return p;
+    return (size_t) test_rand_below(&rng_state, n);
 }
 
 static void *enc(uint32_t cid, uint32_t gen)
@@ -104,13 +74,6 @@ static void *enc(uint32_t cid, uint32_t gen)
 static uint32_t dec_cid(const void *p)
 {
     return (uint32_t) ((uintptr_t) p >> 1);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -566,7 +529,7 @@ static size_t test_random(const impl_t *im, const char *dist, const uint32_t *ke
     void *p = NULL, *rp = NULL;
     comm_store_map_stats_t s;
     size_t bytes_drained;
-    double t0 = now_s();
+    double t0 = test_now();
 
     CHECK(NULL != m, "create failed");
     ref_init(&r, key, n);
@@ -698,7 +661,7 @@ static size_t test_random(const impl_t *im, const char *dist, const uint32_t *ke
           bytes_drained, s.bytes);
     CHECK(0 == im->check(m), "check after the refill");
     printf("    %-6s %-34s %zu ops, %zu inserts, %zu removes, peak %zu live, %zu checks, %.1f s\n",
-           o->name, dist, nops, ins_ok, rem_ok, tr.peak_live, nchecks, now_s() - t0);
+           o->name, dist, nops, ins_ok, rem_ok, tr.peak_live, nchecks, test_now() - t0);
     o->destroy(m);
     ref_fini(&r);
     free(snap);
@@ -868,11 +831,55 @@ typedef struct {
     int stop;                   /* atomic */
 } conc_t;
 
+/* A lock-free reader of a round: the round's state, its own generator,
+ * what it did. */
 typedef struct {
-    conc_t *c;
+    void *c;
     uint64_t seed;
     size_t lookups, hits;
 } reader_t;
+
+/* Starts the round's NREADERS readers fn (seeded in turn from the test's
+ * generator); they run until *stop. */
+static void readers_start(pthread_t *th, reader_t *rd, void *c, int *stop, void *(*fn)(void *))
+{
+    __atomic_store_n(stop, 0, __ATOMIC_RELEASE);
+    for (int t = 0; t < NREADERS; t++) {
+        rd[t].c = c;
+        rd[t].seed = test_rand(&rng_state);
+        rd[t].lookups = rd[t].hits = 0;
+        CHECK(0 == pthread_create(&th[t], NULL, fn, &rd[t]), "pthread_create");
+    }
+}
+
+/* Stops the readers; adds up their lookups and hits. */
+static void readers_stop(pthread_t *th, const reader_t *rd, int *stop, size_t *lookups,
+                         size_t *hits)
+{
+    __atomic_store_n(stop, 1, __ATOMIC_RELEASE);
+    for (int t = 0; t < NREADERS; t++) {
+        CHECK(0 == pthread_join(th[t], NULL), "pthread_join");
+        *lookups += rd[t].lookups;
+        *hits += rd[t].hits;
+    }
+}
+
+static void readers_report(const char *name, int rounds, double seconds, size_t writes,
+                           size_t lookups, size_t hits)
+{
+    printf("    %-6s %d rounds, %.1f s: %zu writes, %zu lock-free lookups (%zu hits) "
+           "by %d readers\n", name, rounds, seconds, writes, lookups, hits, NREADERS);
+    CHECK(lookups > 0 && writes > 0, "no progress");
+}
+
+/* A reader's lookup of a cid that is there all along. */
+static void expect_present(const comm_store_map_ops_t *o, const comm_store_map_t *m, uint32_t cid,
+                           const char *what)
+{
+    void *p = o->lookup(m, cid);
+    CHECK(p == enc(cid, 0), "%s %s: lookup of always-present %u returned %p", o->name, what, cid,
+          p);
+}
 
 static void *reader_main(void *arg)
 {
@@ -883,18 +890,13 @@ static void *reader_main(void *arg)
 
     while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
         for (int j = 0; j < 64; j++) {
-            uint64_t x = rng_next(&st);
+            uint64_t x = test_rand(&st);
             uint32_t cid;
             void *p;
             switch (x & 3) {
             case 0:
                 cid = c->stable[(x >> 8) % NSTABLE];
-                p = o->lookup(c->m, cid);
-                if (p != enc(cid, 0)) {
-                    fprintf(stderr, "comm_store_map_test: FAILED: %s concurrent: lookup of "
-                            "always-present %u returned %p\n", o->name, cid, p);
-                    exit(1);
-                }
+                expect_present(o, c->m, cid, "concurrent");
                 break;
             case 1:
             case 2:
@@ -907,12 +909,9 @@ static void *reader_main(void *arg)
             }
             if (0 != (x & 3)) {
                 p = o->lookup(c->m, cid);
-                if (NULL != p && (dec_cid(p) != cid || 0 == ((uintptr_t) p & 1))) {
-                    fprintf(stderr, "comm_store_map_test: FAILED: %s concurrent: lookup(%u) "
-                            "returned %p, the pointer of cid %u\n", o->name, cid, p,
-                            dec_cid(p));
-                    exit(1);
-                }
+                CHECK(NULL == p || (dec_cid(p) == cid && 0 != ((uintptr_t) p & 1)),
+                      "%s concurrent: lookup(%u) returned %p, the pointer of cid %u", o->name,
+                      cid, p, dec_cid(p));
                 rd->hits += NULL != p;
             }
             rd->lookups++;
@@ -961,17 +960,11 @@ static void test_concurrent(const impl_t *im, double seconds)
             int rc = o->insert(c->m, c->stable[i], enc(c->stable[i], 0));
             CHECK(0 == rc || -1 == rc, "insert stable %u: %d", c->stable[i], rc);
         }
-        __atomic_store_n(&c->stop, 0, __ATOMIC_RELEASE);
-        for (int t = 0; t < NREADERS; t++) {
-            rd[t].c = c;
-            rd[t].seed = rng_next(&rng_state);
-            rd[t].lookups = rd[t].hits = 0;
-            CHECK(0 == pthread_create(&th[t], NULL, reader_main, &rd[t]), "pthread_create");
-        }
+        readers_start(th, rd, c, &c->stop, reader_main);
 
         npresent = 0;
-        t_end = now_s() + seconds / rounds;
-        while (now_s() < t_end) {
+        t_end = test_now() + seconds / rounds;
+        while (test_now() < t_end) {
             for (int j = 0; j < 256; j++) {
                 size_t x = rnd_below(100);
                 int rc;
@@ -1002,12 +995,7 @@ static void test_concurrent(const impl_t *im, double seconds)
                 writes++;
             }
         }
-        __atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
-        for (int t = 0; t < NREADERS; t++) {
-            CHECK(0 == pthread_join(th[t], NULL), "pthread_join");
-            lookups += rd[t].lookups;
-            hits += rd[t].hits;
-        }
+        readers_stop(th, rd, &c->stop, &lookups, &hits);
         CHECK(0 == im->check(c->m), "check after the concurrent round");
         for (size_t i = 0; i < NSTABLE; i++) {
             CHECK(enc(c->stable[i], 0) == o->lookup(c->m, c->stable[i]), "stable %u lost",
@@ -1015,9 +1003,7 @@ static void test_concurrent(const impl_t *im, double seconds)
         }
         o->destroy(c->m);
     }
-    printf("    %-6s %d rounds, %.1f s: %zu writes, %zu lock-free lookups (%zu hits) "
-           "by %d readers\n", o->name, rounds, seconds, writes, lookups, hits, NREADERS);
-    CHECK(lookups > 0 && writes > 0, "no progress");
+    readers_report(o->name, rounds, seconds, writes, lookups, hits);
     free(present);
     free(c);
 }
@@ -1042,48 +1028,33 @@ typedef struct {
     int stop;                              /* atomic */
 } race_t;
 
-typedef struct {
-    race_t *c;
-    uint64_t seed;
-    size_t lookups, hits;
-} race_reader_t;
-
 static void *race_reader_main(void *arg)
 {
-    race_reader_t *rd = arg;
+    reader_t *rd = arg;
     race_t *c = rd->c;
     const comm_store_map_ops_t *o = c->im->ops;
     uint64_t st = rd->seed;
 
     while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
         for (int j = 0; j < 64; j++) {
-            uint64_t x = rng_next(&st);
+            uint64_t x = test_rand(&st);
             /* mostly the same cid (hot[0]): ping-pong, rbtree's hint */
             size_t h = (x & 3) ? 0 : (size_t) ((x >> 8) % NHOT);
             uint32_t cid = c->hot[h], d, b, g;
             void *p;
             if (0 == (x & 0x70)) {
-                uint32_t sc = c->stable[(x >> 16) & 15];
-                p = o->lookup(c->m, sc);
-                if (p != enc(sc, 0)) {
-                    fprintf(stderr, "comm_store_map_test: FAILED: %s race: lookup of "
-                            "always-present %u returned %p\n", o->name, sc, p);
-                    exit(1);
-                }
+                expect_present(o, c->m, c->stable[(x >> 16) & 15], "race");
             }
             d = __atomic_load_n(&c->done[h], __ATOMIC_ACQUIRE);
             p = o->lookup(c->m, cid);
             b = __atomic_load_n(&c->started[h], __ATOMIC_ACQUIRE);
             g = (uint32_t) ((uintptr_t) p >> 33);
-            if (NULL != p ? (dec_cid(p) != cid || 0 == ((uintptr_t) p & 1) || g < d || g > b
-                             || 0 == (g & 1))
-                          : (d == b && (d & 1))) {
-                fprintf(stderr, "comm_store_map_test: FAILED: %s race: lookup(%u) returned "
-                        "%p (cid %u, op %u) between ops %u and %u of that cid (odd ops insert "
-                        "op's value, even ops remove)\n", o->name, cid, p,
-                        NULL != p ? dec_cid(p) : 0, g, d, b);
-                exit(1);
-            }
+            CHECK(!(NULL != p ? (dec_cid(p) != cid || 0 == ((uintptr_t) p & 1) || g < d || g > b
+                                 || 0 == (g & 1))
+                              : (d == b && (d & 1))),
+                  "%s race: lookup(%u) returned %p (cid %u, op %u) between ops %u and %u of that "
+                  "cid (odd ops insert op's value, even ops remove)", o->name, cid, p,
+                  NULL != p ? dec_cid(p) : 0, g, d, b);
             rd->hits += NULL != p;
             rd->lookups++;
         }
@@ -1116,7 +1087,7 @@ static void test_race_hot(const impl_t *im, double seconds)
     }
     for (int round = 0; round < rounds; round++) {
         pthread_t th[NREADERS];
-        race_reader_t rd[NREADERS];
+        reader_t rd[NREADERS];
         uint32_t ops[NHOT] = { 0 };
         double t_end;
 
@@ -1130,15 +1101,9 @@ static void test_race_hot(const impl_t *im, double seconds)
             __atomic_store_n(&c->started[i], 0, __ATOMIC_RELEASE);
             __atomic_store_n(&c->done[i], 0, __ATOMIC_RELEASE);
         }
-        __atomic_store_n(&c->stop, 0, __ATOMIC_RELEASE);
-        for (int t = 0; t < NREADERS; t++) {
-            rd[t].c = c;
-            rd[t].seed = rng_next(&rng_state);
-            rd[t].lookups = rd[t].hits = 0;
-            CHECK(0 == pthread_create(&th[t], NULL, race_reader_main, &rd[t]), "pthread_create");
-        }
-        t_end = now_s() + seconds / rounds;
-        while (now_s() < t_end) {
+        readers_start(th, rd, c, &c->stop, race_reader_main);
+        t_end = test_now() + seconds / rounds;
+        while (test_now() < t_end) {
             for (int j = 0; j < 64; j++) {
                 /* hot[0] a third of the time: its node is the hint */
                 size_t h = rnd_below(3) ? 1 + rnd_below(NHOT - 1) : 0;
@@ -1156,30 +1121,17 @@ static void test_race_hot(const impl_t *im, double seconds)
                 CHECK(v < 0x3fffffffu, "race: op counter overflow");
             }
         }
-        __atomic_store_n(&c->stop, 1, __ATOMIC_RELEASE);
-        for (int t = 0; t < NREADERS; t++) {
-            CHECK(0 == pthread_join(th[t], NULL), "pthread_join");
-            lookups += rd[t].lookups;
-            hits += rd[t].hits;
-        }
+        readers_stop(th, rd, &c->stop, &lookups, &hits);
         CHECK(0 == im->check(c->m), "check after the race round");
         o->destroy(c->m);
     }
-    printf("    %-6s %d rounds, %.1f s: %zu writes, %zu lock-free lookups (%zu hits) "
-           "by %d readers\n", o->name, rounds, seconds, writes, lookups, hits, NREADERS);
-    CHECK(lookups > 0 && writes > 0, "no progress");
+    readers_report(o->name, rounds, seconds, writes, lookups, hits);
     free(c);
 }
 
 /* ---- benchmark ---------------------------------------------------------- */
 
 #define BENCH_RUNS 15
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
 
 /* Median ns per lookup of each implementation.  The runs of the three are
  * interleaved so that a noisy neighbour slows them alike. */
@@ -1201,22 +1153,21 @@ static void bench_set(const uint32_t *keys, const uint32_t *order, size_t n, siz
     for (int run = -1; run < BENCH_RUNS; run++) {      /* run -1 warms up */
         for (size_t k = 0; k < NIMPL; k++) {
             void *(*lookup)(const comm_store_map_t *, uint32_t) = impls[k].ops->lookup;
-            double t0 = now_s();
+            double t0 = test_now();
             for (size_t rep = 0; rep < reps; rep++) {
                 for (size_t i = 0; i < n; i++) {
                     acc += (uintptr_t) lookup(m[k], keys[order[i]]);
                 }
             }
             if (run >= 0) {
-                t[k][run] = (now_s() - t0) * 1e9 / (double) (reps * n);
+                t[k][run] = (test_now() - t0) * 1e9 / (double) (reps * n);
             }
         }
     }
     CHECK(0 != acc, "lookups found nothing");
     for (size_t k = 0; k < NIMPL; k++) {
         impls[k].ops->destroy(m[k]);
-        qsort(t[k], BENCH_RUNS, sizeof(double), cmp_double);
-        median[k] = t[k][BENCH_RUNS / 2];
+        median[k] = test_median(t[k], BENCH_RUNS);
     }
 }
 
@@ -1281,7 +1232,7 @@ int main(int argc, char **argv)
 {
     uint64_t seed = 20260101;
     int do_bench = 0;
-    double t0 = now_s();
+    double t0 = test_now();
 
     for (int i = 1; i < argc; i++) {
         if (0 == strcmp(argv[i], "--bench")) {
@@ -1311,10 +1262,10 @@ int main(int argc, char **argv)
            "  NULL values, lowest_free over full runs 0..300 / 0..1023 / to UINT32_MAX,\n"
            "  flat limit (-2), destroy with entries and pools\n");
     for (size_t k = 0; k < NIMPL; k++) {
-        double t = now_s();
+        double t = test_now();
         ctx = impls[k].ops->name;
         test_edges(&impls[k]);
-        printf("    %-6s ok, %.1f s\n", impls[k].ops->name, now_s() - t);
+        printf("    %-6s ok, %.1f s\n", impls[k].ops->name, test_now() - t);
     }
 
     printf("random insert/remove/lookup/next/lowest_free/highest against a reference model;\n"
@@ -1354,7 +1305,7 @@ int main(int argc, char **argv)
         test_race_hot(&impls[k], 1.0);
     }
 
-    printf("time %.1f s\n", now_s() - t0);
+    printf("time %.1f s\n", test_now() - t0);
     printf("comm_store_map_test: OK\n");
     return 0;
 }

@@ -33,26 +33,14 @@ static const opal_compress_codec_t *codecs[] = {
 };
 #define NCODECS ((int) (sizeof(codecs) / sizeof(codecs[0])))
 
+/* A failed check is reported and counted, and the checks go on (to 20). */
 static int failures = 0;
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                  \
-            fprintf(stderr, "\n");                         \
-            if (++failures > 20) exit(1);                  \
-        }                                                  \
+#define CHECK_FAIL(...)                                                         \
+    do {                                                                        \
+        test_report(__VA_ARGS__);                                               \
+        if (++failures > 20) exit(1);                                           \
     } while (0)
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (NULL == p) {
-        fprintf(stderr, "out of memory (%zu bytes)\n", n);
-        exit(2);
-    }
-    return p;
-}
+#include "check.h"
 
 /* Round trip of buf[0..len) (buf may be unaligned); returns compressed size. */
 static ssize_t roundtrip(const opal_compress_codec_t *c, const unsigned char *buf, size_t len,
@@ -109,9 +97,9 @@ static void fuzz(const opal_compress_codec_t *c, long iters, uint64_t seed)
     unsigned char *pool[POOL];
     size_t pool_len[POOL], pool_n[POOL];
     for (int p = 0; p < POOL; p++) {
-        const dataset_t *d = &datasets[ds_rand(&s) % n_datasets];
-        pool_n[p] = p < 8 ? (size_t) p : ds_rand(&s) % 4096;
-        d->fill(src, pool_n[p], ds_rand(&s));
+        const dataset_t *d = &datasets[test_rand(&s) % n_datasets];
+        pool_n[p] = p < 8 ? (size_t) p : test_rand(&s) % 4096;
+        d->fill(src, pool_n[p], test_rand(&s));
         pool[p] = xmalloc(c->bound(4096));
         ssize_t zn = c->compress(src, pool_n[p], pool[p], c->bound(4096));
         CHECK(zn >= 0, "%s: fuzz setup compress failed", c->name);
@@ -121,36 +109,36 @@ static void fuzz(const opal_compress_codec_t *c, long iters, uint64_t seed)
     for (long it = 0; it < iters; it++) {
         size_t inlen, explen;
         unsigned char *in;
-        uint64_t r = ds_rand(&s);
+        uint64_t r = test_rand(&s);
         if (r % 4 == 0) {                      /* random bytes */
-            inlen = ds_rand(&s) % 300;
+            inlen = test_rand(&s) % 300;
             in = xmalloc(inlen);
-            for (size_t i = 0; i < inlen; i++) in[i] = (unsigned char) ds_rand(&s);
-            explen = ds_rand(&s) % 5000;
+            for (size_t i = 0; i < inlen; i++) in[i] = (unsigned char) test_rand(&s);
+            explen = test_rand(&s) % 5000;
         } else {                               /* a valid stream, mutated */
-            int pi = (int) (ds_rand(&s) % POOL);
+            int pi = (int) (test_rand(&s) % POOL);
             memcpy(valid, pool[pi], pool_len[pi]);
             inlen = pool_len[pi];
             explen = pool_n[pi];
-            int kind = (int) (ds_rand(&s) % 5);
-            size_t extra = kind == 3 ? 1 + ds_rand(&s) % 16 : 0;
+            int kind = (int) (test_rand(&s) % 5);
+            size_t extra = kind == 3 ? 1 + test_rand(&s) % 16 : 0;
             in = xmalloc(inlen + extra);
             memcpy(in, valid, inlen);
             if (kind == 0 || kind == 4) {      /* flip 1-8 bits */
-                int flips = 1 + (int) (ds_rand(&s) % 8);
+                int flips = 1 + (int) (test_rand(&s) % 8);
                 for (int f = 0; f < flips && inlen > 0; f++)
-                    in[ds_rand(&s) % inlen] ^= (unsigned char) (1u << (ds_rand(&s) % 8));
+                    in[test_rand(&s) % inlen] ^= (unsigned char) (1u << (test_rand(&s) % 8));
             } else if (kind == 1) {            /* truncate */
-                inlen = inlen ? ds_rand(&s) % inlen : 0;
+                inlen = inlen ? test_rand(&s) % inlen : 0;
             } else if (kind == 2) {            /* overwrite a byte */
-                if (inlen) in[ds_rand(&s) % inlen] = (unsigned char) ds_rand(&s);
+                if (inlen) in[test_rand(&s) % inlen] = (unsigned char) test_rand(&s);
             } else {                           /* insert bytes */
-                size_t at = inlen ? ds_rand(&s) % inlen : 0;
+                size_t at = inlen ? test_rand(&s) % inlen : 0;
                 memmove(in + at + extra, in + at, inlen - at);
-                for (size_t i = 0; i < extra; i++) in[at + i] = (unsigned char) ds_rand(&s);
+                for (size_t i = 0; i < extra; i++) in[at + i] = (unsigned char) test_rand(&s);
                 inlen += extra;
             }
-            if (kind == 4) explen = ds_rand(&s) % 5000;  /* and a wrong length */
+            if (kind == 4) explen = test_rand(&s) % 5000;  /* and a wrong length */
         }
         unsigned char *out = xmalloc(explen);
         unsigned char *inx = xmalloc(inlen);   /* exact-size copy for ASan */

@@ -17,77 +17,21 @@
  */
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "opal/mca/compress/huffman/compress_huffman.h"
+#include "test/common/check.h"
+#include "test/common/codec_test.h"
 
 #define BLK ((size_t)MCA_COMPRESS_HUFFMAN_BLOCK_SIZE)
 #define LMAX MCA_COMPRESS_HUFFMAN_MAX_BITS
 
 static const opal_compress_codec_t *codec = &mca_compress_huffman_codec;
 
-static void failf(const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "compress_huffman_test: FAILED: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    exit(1);
-}
-
-#define CHECK(cond, what)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            failf("%s:%d: %s (%s)", __FILE__, __LINE__, #cond, (what));        \
-        }                                                                      \
-    } while (0)
-
-/* ---------------------------------------------------------------- rng --- */
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-    /* splitmix64 */
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static size_t rnd_below(size_t n)
-{
-    return n ? (size_t)(rnd() % n) : 0;
-}
-
-static double rnd_unit(void)
-{
-    return (double)(rnd() >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (NULL == p) {
-        failf("out of memory (%zu bytes)", n);
-    }
-    return p;
-}
-
 /* ------------------------------------------------------------ data gen --- */
-
-static void gen_random(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        p[i] = (uint8_t)rnd();
-    }
-}
 
 /* Geometric: P(k) = (1-q) q^k, capped at 255; inverse CDF sampled through
  * a 16-bit table so that 16 MB are generated quickly. */
@@ -102,7 +46,7 @@ static void gen_geometric(uint8_t *p, size_t n, double q)
         tab[u] = (uint8_t)(k > 255.0 ? 255.0 : k);
     }
     while (i < n) {
-        uint64_t r = rnd();
+        uint64_t r = ct_rand();
         for (int j = 0; j < 4 && i < n; j++, r >>= 16) {
             p[i++] = tab[r & 0xffff];
         }
@@ -121,13 +65,13 @@ static void gen_text(uint8_t *p, size_t n)
     size_t i = 0;
     while (i < n) {
         /* Zipf-ish choice of words. */
-        size_t w = rnd_below(nw);
-        w = rnd_below(w + 1);
+        size_t w = ct_below(nw);
+        w = ct_below(w + 1);
         for (const char *c = words[w]; *c && i < n; c++) {
             p[i++] = (uint8_t)*c;
         }
         if (i < n) {
-            unsigned r = (unsigned)rnd_below(20);
+            unsigned r = (unsigned)ct_below(20);
             p[i++] = r == 0 ? '.' : r == 1 ? ',' : r == 2 ? '\n' : ' ';
         }
     }
@@ -138,9 +82,9 @@ static void gen_int32_zeros(uint8_t *p, size_t nints, unsigned pct_zero)
 {
     for (size_t i = 0; i < nints; i++) {
         int32_t v = 0;
-        if (rnd_below(100) >= pct_zero) {
+        if (ct_below(100) >= pct_zero) {
             do {
-                v = (int32_t)(uint32_t)rnd();
+                v = (int32_t)(uint32_t)ct_rand();
             } while (0 == v);
         }
         memcpy(p + 4 * i, &v, 4);
@@ -307,7 +251,7 @@ static void next_block(const uint8_t *s, size_t n, size_t *pos, tblock_t *b)
         p += b->clen;
         break;
     default:
-        failf("unknown block mode %u", b->mode);
+        test_fail("unknown block mode %u", b->mode);
     }
     b->size = p - *pos;
     *pos = p;
@@ -501,7 +445,7 @@ static size_t roundtrip(const uint8_t *src, size_t n, tstats_t *st_out)
               "cap - 1 not rejected");
         free(small);
         for (int t = 0; t < 2 && n > 512 && n <= (1u << 20); t++) {
-            size_t c = rnd_below(r);
+            size_t c = ct_below(r);
             small = xmalloc(c);
             CHECK(codec->compress(src, n, small, c) == OPAL_ERR_OUT_OF_RESOURCE,
                   "small cap not rejected");
@@ -568,10 +512,13 @@ static double entropy(const uint8_t *p, size_t n)
     return h;
 }
 
-static void report(const char *what, size_t n, size_t r, const tstats_t *st)
+/* roundtrip, and a line on the result; returns the compressed size. */
+static size_t roundtrip_report(const char *what, const uint8_t *src, size_t n, tstats_t *st)
 {
+    size_t r = roundtrip(src, n, st);
     printf("  %-34s %9zu -> %9zu (%6.3f bits/byte; blocks raw %zu run %zu huf %zu)\n", what,
            n, r, n ? 8.0 * (double)r / (double)n : 0.0, st->raw, st->run, st->huf);
+    return r;
 }
 
 /* ----------------------------------------------------------- the tests --- */
@@ -587,13 +534,13 @@ static void test_sizes(void)
         size_t n = sizes[k];
         for (int kind = 0; kind < 5; kind++) {
             switch (kind) {
-            case 0: gen_random(buf, n); break;
+            case 0: ct_random_bytes(buf, n); break;
             case 1: memset(buf, 0x5a, n); break;
             case 2: gen_text(buf, n); break;
             case 3: gen_geometric(buf, n, 0.5); break;
             default:
                 for (size_t i = 0; i < n; i++) {
-                    buf[i] = rnd_below(4) ? 'a' : 'b';
+                    buf[i] = ct_below(4) ? 'a' : 'b';
                 }
             }
             roundtrip(buf, n, &st);
@@ -610,17 +557,14 @@ static void test_large(void)
     const size_t n = 16u << 20;
     uint8_t *buf = xmalloc(n);
     tstats_t st;
-    size_t r;
 
     printf("16 MB round trips\n");
     gen_geometric(buf, n, 0.7);
-    r = roundtrip(buf, n, &st);
-    report("geometric q=0.7", n, r, &st);
+    roundtrip_report("geometric q=0.7", buf, n, &st);
     CHECK(st.huf == st.blocks, "geometric blocks not coded");
     gen_int32_zeros(buf, n / 4, 75);
-    r = roundtrip(buf, n, &st);
-    report("int32, 75% zeros", n, r, &st);
-    CHECK(r < n * 7 / 10, "int32 75% zeros compresses poorly");
+    CHECK(roundtrip_report("int32, 75% zeros", buf, n, &st) < n * 7 / 10,
+          "int32 75%% zeros compresses poorly");
     free(buf);
 }
 
@@ -632,30 +576,26 @@ static void test_content(void)
     size_t r;
 
     printf("content classes (1 MB each)\n");
-    gen_random(buf, n);
-    r = roundtrip(buf, n, &st);
-    report("uniform random", n, r, &st);
+    ct_random_bytes(buf, n);
+    r = roundtrip_report("uniform random", buf, n, &st);
     CHECK(st.raw == st.blocks, "random data not stored raw");
     CHECK(r <= n + 4 * st.blocks, "random data overhead");
 
     memset(buf, 0, n);
-    r = roundtrip(buf, n, &st);
-    report("all zero", n, r, &st);
+    r = roundtrip_report("all zero", buf, n, &st);
     CHECK(r == 5 * st.blocks, "all-equal data not run coded");
 
     gen_text(buf, n);
-    r = roundtrip(buf, n, &st);
-    report("text-like", n, r, &st);
+    r = roundtrip_report("text-like", buf, n, &st);
     CHECK(st.huf == st.blocks && r < n * 6 / 10, "text compresses poorly");
 
     for (unsigned pct = 0; pct <= 100; pct += 25) {
         char what[64];
         gen_int32_zeros(buf, n / 4, pct);
-        r = roundtrip(buf, n, &st);
         snprintf(what, sizeof(what), "int32, %u%% zeros", pct);
-        report(what, n, r, &st);
+        r = roundtrip_report(what, buf, n, &st);
         if (0 == pct) {
-            CHECK(r <= n + 4 * st.blocks, "int32 0% zeros overhead");
+            CHECK(r <= n + 4 * st.blocks, "int32 0%% zeros overhead");
         } else if (100 == pct) {
             CHECK(r == 5 * st.blocks, "all-zero ints not run coded");
         } else {
@@ -674,10 +614,8 @@ static void test_content(void)
         char what[64];
         gen_geometric(buf, n, qs[k]);
         h = entropy(buf, n);
-        r = roundtrip(buf, n, &st);
-        bpb = 8.0 * (double)r / (double)n;
         snprintf(what, sizeof(what), "geometric q=%.2f (H=%.3f)", qs[k], h);
-        report(what, n, r, &st);
+        bpb = 8.0 * (double)roundtrip_report(what, buf, n, &st) / (double)n;
         CHECK(bpb < h + 1.01 && bpb < 6.0, "skewed data: not clearly below 8 bits/byte");
     }
     free(buf);
@@ -697,7 +635,7 @@ static void test_block_boundaries(void)
         CHECK(st.blocks == (sizes[k] + BLK - 1) / BLK, "block count");
     }
     /* Mixed: raw, run, coded, and a 1-byte tail block. */
-    gen_random(buf, BLK);
+    ct_random_bytes(buf, BLK);
     memset(buf + BLK, 7, BLK);
     gen_text(buf + 2 * BLK, BLK);
     buf[3 * BLK] = 1;
@@ -723,7 +661,7 @@ static void test_reference(void)
         size_t n = 0;
         memset(freq, 0, sizeof(freq));
         for (int s = 0; s < 200; s++) {
-            freq[s] = 50 + (uint32_t)rnd_below(450);
+            freq[s] = 50 + (uint32_t)ct_below(450);
             for (uint32_t i = 0; i < freq[s]; i++) {
                 buf[n++] = (uint8_t)s;
             }
@@ -763,11 +701,11 @@ static void test_reference(void)
 
     /* 3: random skewed distributions; check_stream() verifies each block. */
     for (int t = 0; t < 200; t++) {
-        size_t n = 256 + rnd_below(20000);
-        unsigned nsym = 2 + (unsigned)rnd_below(255);
-        double q = 0.3 + 0.69 * rnd_unit();
+        size_t n = 256 + ct_below(20000);
+        unsigned nsym = 2 + (unsigned)ct_below(255);
+        double q = 0.3 + 0.69 * ct_unit();
         for (size_t i = 0; i < n; i++) {
-            double k = floor(log(1.0 - rnd_unit()) / log(q));
+            double k = floor(log(1.0 - ct_unit()) / log(q));
             buf[i] = (uint8_t)((unsigned)(k > 1000 ? 1000 : k) % nsym * 37u);
         }
         roundtrip(buf, n, &st);
@@ -791,7 +729,7 @@ static void test_concat_and_truncation(void)
     printf("concatenated streams and every truncation\n");
     gen_text(parts[0], plen[0]);
     memset(parts[1], 0xee, plen[1]);
-    gen_random(parts[2], plen[2]);
+    ct_random_bytes(parts[2], plen[2]);
     gen_geometric(parts[3], plen[3], 0.5);
     stream = xmalloc(4 * 700);
     orig = xmalloc(1390);
@@ -857,9 +795,9 @@ static void random_complete_code(uint8_t len[256], unsigned k)
 
     l[0] = l[1] = 1;
     while (n < k) {
-        unsigned i = (unsigned)rnd_below(n), tries = 0;
+        unsigned i = (unsigned)ct_below(n), tries = 0;
         while (l[i] >= LMAX && tries++ < 1000) {
-            i = (unsigned)rnd_below(n);
+            i = (unsigned)ct_below(n);
         }
         if (l[i] >= LMAX) {
             break;
@@ -871,7 +809,7 @@ static void random_complete_code(uint8_t len[256], unsigned k)
         perm[s] = (uint8_t)s;
     }
     for (unsigned s = 255; s > 0; s--) {
-        unsigned j = (unsigned)rnd_below(s + 1);
+        unsigned j = (unsigned)ct_below(s + 1);
         uint8_t t = perm[s];
         perm[s] = perm[j];
         perm[j] = t;
@@ -880,17 +818,6 @@ static void random_complete_code(uint8_t len[256], unsigned k)
     for (unsigned i = 0; i < n; i++) {
         len[perm[i]] = l[i];
     }
-}
-
-static ssize_t dec_exact(const uint8_t *in, size_t n, size_t expected, size_t cap)
-{
-    uint8_t *ib = xmalloc(n), *ob = xmalloc(cap);
-    ssize_t r;
-    memcpy(ib, in, n);
-    r = codec->decompress(ib, n, ob, cap, expected);
-    free(ib);
-    free(ob);
-    return r;
 }
 
 /* Crafted invalid blocks, each must be rejected. */
@@ -908,22 +835,22 @@ static void test_invalid(void)
     len[1] = 2;
     len[2] = 2;
     n = t_block(len, data, 64, blk);
-    CHECK(dec_exact(blk, n, 64, 64) == 64, "crafted valid block");
+    CHECK(ct_decode(codec, blk, n, 64, 64, NULL) == 64, "crafted valid block");
 
     /* Kraft > 1. */
     len[2] = 1;
     n = t_block(len, data, 64, blk);
-    CHECK(dec_exact(blk, n, 64, 64) == OPAL_ERR_UNPACK_FAILURE, "Kraft > 1");
+    CHECK(ct_decode(codec, blk, n, 64, 64, NULL) == OPAL_ERR_UNPACK_FAILURE, "Kraft > 1");
     /* Incomplete code (Kraft < 1). */
     len[2] = 3;
     n = t_block(len, data, 64, blk);
-    CHECK(dec_exact(blk, n, 64, 64) == OPAL_ERR_UNPACK_FAILURE, "incomplete code");
+    CHECK(ct_decode(codec, blk, n, 64, 64, NULL) == OPAL_ERR_UNPACK_FAILURE, "incomplete code");
     /* Single symbol. */
     memset(len, 0, sizeof(len));
     memset(data, 0, sizeof(data));
     len[0] = 1;
     n = t_block(len, data, 64, blk);
-    CHECK(dec_exact(blk, n, 64, 64) == OPAL_ERR_UNPACK_FAILURE, "one-symbol code");
+    CHECK(ct_decode(codec, blk, n, 64, 64, NULL) == OPAL_ERR_UNPACK_FAILURE, "one-symbol code");
     /* Length over the limit (a complete code of 12-bit codes only). */
     {
         uint8_t d2[4] = {0, 1, 2, 3};
@@ -932,21 +859,21 @@ static void test_invalid(void)
         len[2] = 3;
         len[3] = 3;
         n = t_block(len, d2, 4, blk);
-        CHECK(dec_exact(blk, n, 4, 4) == 4, "crafted valid block 2");
+        CHECK(ct_decode(codec, blk, n, 4, 4, NULL) == 4, "crafted valid block 2");
         blk[5] = (uint8_t)(1 | (12 << 4)); /* symbol 1 gets length 12 */
-        CHECK(dec_exact(blk, n, 4, 4) == OPAL_ERR_UNPACK_FAILURE, "length 12");
+        CHECK(ct_decode(codec, blk, n, 4, 4, NULL) == OPAL_ERR_UNPACK_FAILURE, "length 12");
         /* Unused high nibble not zero: last = 3 -> 2 bytes, make last 2. */
         n = t_block(len, d2, 4, blk);
         blk[4] = 2;
-        CHECK(dec_exact(blk, n, 4, 4) == OPAL_ERR_UNPACK_FAILURE, "unused nibble");
+        CHECK(ct_decode(codec, blk, n, 4, 4, NULL) == OPAL_ERR_UNPACK_FAILURE, "unused nibble");
         /* Last symbol without a code. */
         n = t_block(len, d2, 4, blk);
         blk[6] = 3; /* lengths of symbols 2, 3 = 3, 0 */
-        CHECK(dec_exact(blk, n, 4, 4) == OPAL_ERR_UNPACK_FAILURE, "last");
+        CHECK(ct_decode(codec, blk, n, 4, 4, NULL) == OPAL_ERR_UNPACK_FAILURE, "last");
         /* Nonzero padding bits. */
         n = t_block(len, d2, 4, blk); /* 1+2+3+3 = 9 bits -> 2 bytes */
         blk[n - 1] |= 0x80;
-        CHECK(dec_exact(blk, n, 4, 4) == OPAL_ERR_UNPACK_FAILURE, "padding bits");
+        CHECK(ct_decode(codec, blk, n, 4, 4, NULL) == OPAL_ERR_UNPACK_FAILURE, "padding bits");
         /* A spare byte in the bitstream. */
         n = t_block(len, d2, 4, blk);
         {
@@ -954,20 +881,22 @@ static void test_invalid(void)
             CHECK(blk[cpos] == 2, "crafted clen position");
             blk[cpos] = 3;
             blk[n] = 0;
-            CHECK(dec_exact(blk, n + 1, 4, 4) == OPAL_ERR_UNPACK_FAILURE, "spare byte");
+            CHECK(ct_decode(codec, blk, n + 1, 4, 4, NULL) == OPAL_ERR_UNPACK_FAILURE,
+                  "spare byte");
             blk[cpos] = 1; /* too short: bits read past the bitstream */
-            CHECK(dec_exact(blk, n - 1, 4, 4) == OPAL_ERR_UNPACK_FAILURE, "short stream");
+            CHECK(ct_decode(codec, blk, n - 1, 4, 4, NULL) == OPAL_ERR_UNPACK_FAILURE,
+                  "short stream");
         }
     }
     /* Zero raw_len, unknown mode, run without its byte. */
     {
         uint8_t z[5] = {MCA_COMPRESS_HUFFMAN_MODE_RUN, 0, 0, 0, 9};
-        CHECK(dec_exact(z, 5, 0, 0) == OPAL_ERR_UNPACK_FAILURE, "zero raw_len");
+        CHECK(ct_decode(codec, z, 5, 0, 0, NULL) == OPAL_ERR_UNPACK_FAILURE, "zero raw_len");
         z[1] = 3;
-        CHECK(dec_exact(z, 5, 3, 3) == 3, "crafted run");
-        CHECK(dec_exact(z, 4, 3, 3) == OPAL_ERR_UNPACK_FAILURE, "run truncated");
+        CHECK(ct_decode(codec, z, 5, 3, 3, NULL) == 3, "crafted run");
+        CHECK(ct_decode(codec, z, 4, 3, 3, NULL) == OPAL_ERR_UNPACK_FAILURE, "run truncated");
         z[0] = 3;
-        CHECK(dec_exact(z, 5, 3, 3) == OPAL_ERR_UNPACK_FAILURE, "unknown mode");
+        CHECK(ct_decode(codec, z, 5, 3, 3, NULL) == OPAL_ERR_UNPACK_FAILURE, "unknown mode");
     }
     /* Parameters. */
     {
@@ -985,19 +914,14 @@ static void test_invalid(void)
     }
 }
 
-/* Decodes arbitrary input with exact-size buffers; the result must be the
- * expected length or an error. */
+/* Decodes arbitrary input with exact-size buffers (ct_decode: the expected
+ * length or an error, OUT_OF_RESOURCE when expected > cap); never
+ * BAD_PARAM, the arguments being valid. */
 static ssize_t fuzz_one(const uint8_t *in, size_t n, size_t expected, size_t cap)
 {
-    ssize_t r = dec_exact(in, n, expected, cap);
-    if (r != (ssize_t)expected && r != OPAL_ERR_UNPACK_FAILURE
-        && r != OPAL_ERR_OUT_OF_RESOURCE) {
-        failf("decompress returned %lld (len %zu, expected %zu, cap %zu)", (long long)r, n,
-              expected, cap);
-    }
-    if (expected > cap) {
-        CHECK(r == OPAL_ERR_OUT_OF_RESOURCE, "expected_len > cap not rejected");
-    }
+    ssize_t r = ct_decode(codec, in, n, cap, expected, NULL);
+    CHECK(r != OPAL_ERR_BAD_PARAM, "decompress returned %lld (len %zu, expected %zu, cap %zu)",
+          (long long)r, n, expected, cap);
     return r;
 }
 
@@ -1012,7 +936,7 @@ static void test_fuzz(void)
 
     printf("fuzzing decompress (%lu inputs)\n", iters);
     for (int k = 0; k < NPOOL; k++) {
-        size_t n = k < 3 ? (size_t)k * 4 + 1 : 100 + rnd_below(MAXO - 100);
+        size_t n = k < 3 ? (size_t)k * 4 + 1 : 100 + ct_below(MAXO - 100);
         ssize_t r;
         orig[k] = xmalloc(n);
         switch (k % 5) {
@@ -1020,7 +944,7 @@ static void test_fuzz(void)
         case 1: gen_geometric(orig[k], n, 0.9); break;
         case 2: gen_geometric(orig[k], n, 0.3); break;
         case 3: gen_int32_zeros(orig[k], n / 4, 60); break;
-        default: gen_random(orig[k], n);
+        default: ct_random_bytes(orig[k], n);
         }
         olen[k] = n;
         strm[k] = xmalloc(codec->bound(n));
@@ -1049,8 +973,8 @@ static void test_fuzz(void)
     }
 
     for (unsigned long it = 0; it < iters; it++) {
-        unsigned kind = (unsigned)rnd_below(8);
-        int k = (int)rnd_below(NPOOL);
+        unsigned kind = (unsigned)ct_below(8);
+        int k = (int)ct_below(NPOOL);
         size_t n = slen[k], expected = olen[k], cap;
         ssize_t r;
 
@@ -1059,8 +983,8 @@ static void test_fuzz(void)
              * the encoder would never emit), valid bitstream, then maybe a
              * mutation. */
             uint8_t len[256];
-            size_t dn = 1 + rnd_below(MAXO - 1);
-            unsigned nsym = 2 + (unsigned)rnd_below(255);
+            size_t dn = 1 + ct_below(MAXO - 1);
+            unsigned nsym = 2 + (unsigned)ct_below(255);
             unsigned syms[256], ns = 0;
             random_complete_code(len, nsym);
             for (unsigned s = 0; s < 256; s++) {
@@ -1069,23 +993,23 @@ static void test_fuzz(void)
                 }
             }
             for (size_t i = 0; i < dn; i++) {
-                data[i] = (uint8_t)syms[rnd_below(ns)];
+                data[i] = (uint8_t)syms[ct_below(ns)];
             }
             n = t_block(len, data, dn, work);
             expected = dn;
-            if (rnd_below(3)) {
-                r = dec_exact(work, n, dn, dn);
+            if (ct_below(3)) {
+                r = ct_decode(codec, work, n, dn, dn, NULL);
                 CHECK(r == (ssize_t)dn, "crafted complete code rejected");
                 crafted_ok++;
                 continue;
             }
-            kind = (unsigned)rnd_below(6);
-            if (0 == rnd_below(4)) {
+            kind = (unsigned)ct_below(6);
+            if (0 == ct_below(4)) {
                 /* Random nibbles instead: mostly an invalid Kraft sum, or
                  * lengths over the limit; random bitstream. */
-                size_t p = 0, nb, cl = rnd_below(64);
-                unsigned lastsym = (unsigned)rnd_below(256);
-                unsigned maxnib = rnd_below(2) ? 16 : LMAX + 1;
+                size_t p = 0, nb, cl = ct_below(64);
+                unsigned lastsym = (unsigned)ct_below(256);
+                unsigned maxnib = ct_below(2) ? 16 : LMAX + 1;
                 work[p++] = MCA_COMPRESS_HUFFMAN_MODE_HUFFMAN;
                 work[p++] = (uint8_t)dn;
                 work[p++] = (uint8_t)(dn >> 8);
@@ -1093,8 +1017,8 @@ static void test_fuzz(void)
                 work[p++] = (uint8_t)lastsym;
                 nb = lastsym / 2 + 1;
                 for (size_t q = 0; q < nb; q++) {
-                    unsigned lo = (unsigned)rnd_below(maxnib);
-                    unsigned hi = (unsigned)rnd_below(maxnib);
+                    unsigned lo = (unsigned)ct_below(maxnib);
+                    unsigned hi = (unsigned)ct_below(maxnib);
                     if (2 * q + 1 > lastsym) {
                         hi = 0;
                     }
@@ -1103,16 +1027,16 @@ static void test_fuzz(void)
                 work[p++] = (uint8_t)cl;
                 work[p++] = 0;
                 work[p++] = 0;
-                gen_random(work + p, cl);
+                ct_random_bytes(work + p, cl);
                 n = p + cl;
             }
         } else if (kind == 6) {
             /* Pure random input with a random expected length. */
-            n = rnd_below(96);
-            gen_random(work, n);
-            expected = rnd_below(2) ? rnd_below(64) : rnd_below(4 * MAXO);
-            if (n > 4 && rnd_below(2)) {
-                work[0] = (uint8_t)rnd_below(3);
+            n = ct_below(96);
+            ct_random_bytes(work, n);
+            expected = ct_below(2) ? ct_below(64) : ct_below(4 * MAXO);
+            if (n > 4 && ct_below(2)) {
+                work[0] = (uint8_t)ct_below(3);
                 work[1] = (uint8_t)expected;
                 work[2] = (uint8_t)(expected >> 8);
                 work[3] = 0;
@@ -1125,40 +1049,40 @@ static void test_fuzz(void)
         switch (kind) {
         case 0: /* bit flips */
             if (n > 0) {
-                unsigned flips = 1 + (unsigned)rnd_below(8);
+                unsigned flips = 1 + (unsigned)ct_below(8);
                 for (unsigned f = 0; f < flips; f++) {
-                    size_t bit = rnd_below(n * 8);
+                    size_t bit = ct_below(n * 8);
                     work[bit / 8] ^= (uint8_t)(1u << (bit % 8));
                 }
             }
             break;
         case 1: /* truncation */
-            n = rnd_below(n + 1);
+            n = ct_below(n + 1);
             break;
         case 2: { /* insertion */
-            size_t at = rnd_below(n + 1), cnt = 1 + rnd_below(16);
+            size_t at = ct_below(n + 1), cnt = 1 + ct_below(16);
             memmove(work + at + cnt, work + at, n - at);
-            gen_random(work + at, cnt);
+            ct_random_bytes(work + at, cnt);
             n += cnt;
             break;
         }
         case 3: /* deletion */
             if (n > 0) {
-                size_t at = rnd_below(n), cnt = 1 + rnd_below(n - at);
+                size_t at = ct_below(n), cnt = 1 + ct_below(n - at);
                 memmove(work + at, work + at + cnt, n - at - cnt);
                 n -= cnt;
             }
             break;
         case 4: /* random bytes over a header region */
             if (n > 0) {
-                size_t at = rnd_below(n < 140 ? n : 140), cnt = 1 + rnd_below(4);
+                size_t at = ct_below(n < 140 ? n : 140), cnt = 1 + ct_below(4);
                 for (size_t i = at; i < at + cnt && i < n; i++) {
-                    work[i] = (uint8_t)rnd();
+                    work[i] = (uint8_t)ct_rand();
                 }
             }
             break;
         case 5: /* wrong expected length */
-            expected = rnd_below(2) ? expected + rnd_below(5) - 2 : rnd_below(4 * MAXO);
+            expected = ct_below(2) ? expected + ct_below(5) - 2 : ct_below(4 * MAXO);
             if (expected > 4 * MAXO) {
                 expected = 0;
             }
@@ -1167,7 +1091,7 @@ static void test_fuzz(void)
             break;
         }
         cap = expected;
-        if (0 == rnd_below(50)) {
+        if (0 == ct_below(50)) {
             cap = expected ? expected - 1 : 0;
         }
         r = fuzz_one(work, n, expected, cap);
@@ -1195,7 +1119,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    rng_state = seed;
+    ct_state = seed;
     printf("compress_huffman_test: seed %llu, block %zu bytes, max code %d bits\n",
            (unsigned long long)seed, BLK, LMAX);
     CHECK(0 == strcmp(codec->name, "huffman") && codec->id == OPAL_COMPRESS_ID_HUFFMAN,

@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "opal/mca/compress/rice/compress_rice.h"
+#include "test/common/check.h"
+#include "test/common/codec_test.h"
 
 #define TEST_NAME "compress_rice_test"
 
@@ -29,79 +31,11 @@
 #define REF_QMAX     8
 #define REF_ESC_BITS (REF_QMAX + 32)
 
-#define CHECK(cond, ...)                                                        \
-    do {                                                                        \
-        if (!(cond)) {                                                          \
-            fprintf(stderr, TEST_NAME ": FAILED at %s:%d: %s\n  ", __FILE__,    \
-                    __LINE__, #cond);                                           \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fprintf(stderr, "\n");                                              \
-            exit(1);                                                            \
-        }                                                                       \
-    } while (0)
-
 static const opal_compress_codec_t *codec = &mca_compress_rice_codec;
 
-/* splitmix64 */
-static uint64_t rng_state;
+enum { KIND_MIXED = CT_KIND_SHARED, KIND_SMOOTH, KIND_COUNT };
 
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(uint32_t n)
-{
-    return (uint32_t) (rng_next() % n);
-}
-
-/* Exact-size allocation; malloc(0) is allowed to return NULL. */
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    CHECK(NULL != p || 0 == n, "out of memory allocating %zu bytes", n);
-    return p;
-}
-
-static void *dup_exact(const void *p, size_t n)
-{
-    void *q = xmalloc(n);
-    if (n > 0) {
-        memcpy(q, p, n);
-    }
-    return q;
-}
-
-static int is_opal_error(ssize_t r)
-{
-    return OPAL_ERR_OUT_OF_RESOURCE == r || OPAL_ERR_BAD_PARAM == r
-           || OPAL_ERR_UNPACK_FAILURE == r;
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t) v;
-    p[1] = (uint8_t) (v >> 8);
-    p[2] = (uint8_t) (v >> 16);
-    p[3] = (uint8_t) (v >> 24);
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-    return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16)
-           | ((uint32_t) p[3] << 24);
-}
-
-enum {
-    KIND_ZERO0, KIND_ZERO25, KIND_ZERO50, KIND_ZERO75, KIND_ZERO100,
-    KIND_RANDOM_BYTES, KIND_ALL_EQUAL, KIND_SMALL8, KIND_SMALL1000,
-    KIND_EXTREMES, KIND_MIXED, KIND_SMOOTH, KIND_COUNT
-};
-
-static const char *kind_name[KIND_COUNT] = {
+static const char *const kind_name[KIND_COUNT] = {
     "int32 0% zeros", "int32 25% zeros", "int32 50% zeros", "int32 75% zeros",
     "int32 100% zeros", "random bytes", "all-equal int32", "int32 in [-8,8]",
     "int32 in [-1000,1000]", "int32 near INT32_MIN/MAX, UINT32_MAX",
@@ -111,56 +45,24 @@ static const char *kind_name[KIND_COUNT] = {
 static uint32_t gen_value(int kind, size_t i)
 {
     switch (kind) {
-    case KIND_ZERO0: case KIND_ZERO25: case KIND_ZERO50: case KIND_ZERO75: {
-        uint32_t pct = 25u * (uint32_t) (kind - KIND_ZERO0);
-        return (rng_below(100) < pct) ? 0 : (uint32_t) rng_next();
-    }
-    case KIND_ZERO100:
-        return 0;
-    case KIND_ALL_EQUAL:
+    case CT_KIND_ALL_EQUAL:
         return UINT32_C(0xdeadbeef);
-    case KIND_SMALL8:
-        return (uint32_t) ((int32_t) rng_below(17) - 8);
-    case KIND_SMALL1000:
-        return (uint32_t) ((int32_t) rng_below(2001) - 1000);
-    case KIND_EXTREMES: {
-        uint32_t r = rng_below(4);
-        switch (rng_below(4)) {
-        case 0: return UINT32_C(0x80000000) + r; /* INT32_MIN + r */
-        case 1: return UINT32_C(0x7fffffff) - r; /* INT32_MAX - r */
-        case 2: return UINT32_MAX - r;
-        default: return r;
-        }
-    }
     case KIND_MIXED: {
         /* Magnitude class drifts with position, so blocks pick many k. */
-        unsigned bits = (unsigned) ((i / 300 + rng_below(3)) % 33);
-        uint32_t v = (bits == 0) ? 0 : (uint32_t) (rng_next() >> (64 - bits));
-        return rng_below(2) ? v : 0u - v;
+        unsigned bits = (unsigned) ((i / 300 + ct_below(3)) % 33);
+        uint32_t v = (bits == 0) ? 0 : (uint32_t) (ct_rand() >> (64 - bits));
+        return ct_below(2) ? v : 0u - v;
     }
     case KIND_SMOOTH:
-        return UINT32_C(4000000000) + 7u * (uint32_t) i + rng_below(5);
+        return UINT32_C(4000000000) + 7u * (uint32_t) i + (uint32_t) ct_below(5);
     default:
-        return (uint32_t) rng_next();
+        return ct_value(kind);
     }
 }
 
 static void gen(int kind, uint8_t *buf, size_t len)
 {
-    size_t i;
-
-    if (KIND_RANDOM_BYTES == kind) {
-        for (i = 0; i < len; ++i) {
-            buf[i] = (uint8_t) rng_next();
-        }
-        return;
-    }
-    for (i = 0; i + 4 <= len; i += 4) {
-        put_le32(buf + i, gen_value(kind, i / 4));
-    }
-    for (; i < len; ++i) {
-        buf[i] = (uint8_t) rng_next();
-    }
+    ct_gen(kind, buf, len, gen_value);
 }
 
 /* ---- Reference model, written from the format description only. ---- */
@@ -216,7 +118,7 @@ static size_t ref_size(const uint8_t *data, size_t len)
         uint64_t best = UINT64_MAX;
         unsigned mode, k;
         for (i = 0; i < cnt; ++i) {
-            uint32_t x = get_le32(data + 4 * (base + i));
+            uint32_t x = ct_get_le32(data + 4 * (base + i));
             u[0][i] = ref_zigzag(x);
             u[1][i] = ref_zigzag(x - prev);
             prev = x;
@@ -312,7 +214,7 @@ static int ref_decode(const uint8_t *in, size_t len, uint8_t *out, size_t expect
             return -1;
         }
         x = mode ? prev + ref_unzigzag(u) : ref_unzigzag(u);
-        put_le32(out + 4 * i, x);
+        ct_put_le32(out + 4 * i, x);
         prev = x;
     }
     if (b.end - b.pos >= 8 || 0 != ref_get(&b, (unsigned) (b.end - b.pos))) {
@@ -320,32 +222,6 @@ static int ref_decode(const uint8_t *in, size_t len, uint8_t *out, size_t expect
     }
     memcpy(out + 4 * n, in + len - tail, tail);
     return 0;
-}
-
-/* Runs the codec's decoder and the reference on the same input with exact
- * buffers; they must agree on success and on the output. */
-static ssize_t decode_both(const uint8_t *in, size_t len, size_t cap, size_t expected)
-{
-    uint8_t *in_copy = dup_exact(in, len);
-    uint8_t *out = xmalloc(cap);
-    ssize_t r = codec->decompress(in_copy, len, out, cap, expected);
-
-    CHECK(r == (ssize_t) expected || (r < 0 && is_opal_error(r)),
-          "decompress returned %zd (len %zu, cap %zu, expected %zu)", r, len, cap, expected);
-    if (expected <= cap) {
-        uint8_t *ref = xmalloc(expected);
-        int rr = ref_decode(in, len, ref, expected);
-        CHECK((0 == rr) == (r >= 0), "codec (%zd) and reference (%d) disagree, len %zu",
-              r, rr, len);
-        CHECK(r < 0 || 0 == expected || 0 == memcmp(ref, out, expected),
-              "codec and reference decode differently, len %zu", len);
-        free(ref);
-    } else {
-        CHECK(OPAL_ERR_OUT_OF_RESOURCE == r, "expected_len > cap gave %zd", r);
-    }
-    free(out);
-    free(in_copy);
-    return r;
 }
 
 /* Documented bound: every block stored with k = 32. */
@@ -359,150 +235,47 @@ static size_t doc_bound(size_t len)
     return ref_varint(len, hdr) + 4 * n + (REF_HDR_BITS * nblocks + 7) / 8 + len % 4;
 }
 
-static size_t total_in, total_out;
-
-static void roundtrip(int kind, const uint8_t *data, size_t len, int verbose)
+/* op 4 of the fuzz loop: half of the random inputs get the right header */
+static void random_header(uint8_t *buf, size_t len, size_t *expected)
 {
-    size_t bound = codec->bound(len), expect_size = SIZE_MAX;
-    uint8_t *out = xmalloc(bound), *enc, *dec;
-    ssize_t c, d;
-    /* The checks beyond the round trip and the exact size are left to the
-     * smaller sizes so that the 16 MB cases stay quick under sanitizers. */
-    const int extras = len <= 65537;
+    if (ct_below(2) && len > 0) {
+        buf[0] = (uint8_t) (*expected & 0x7f); /* header right, for depth */
+        *expected &= 0x7f;
+    }
+}
 
+/* bound(len) as documented; the size is the brute-force optimum (at
+ * 16 MB, for a few kinds only: the brute force makes 66 passes) */
+static const char *check_size(int kind, const uint8_t *data, size_t len, size_t bound, size_t c)
+{
     CHECK(bound == doc_bound(len), "bound(%zu) = %zu, documented %zu", len, bound,
           doc_bound(len));
-    c = codec->compress(data, len, out, bound);
-    CHECK(c >= 0 && (size_t) c <= bound, "compress(%s, %zu) returned %zd, bound %zu",
-          kind_name[kind], len, c, bound);
-    /* At 16 MB the brute force (66 passes) is run on a few kinds only. */
-    if (extras || KIND_ZERO75 == kind || KIND_SMOOTH == kind) {
-        expect_size = ref_size(data, len);
-        CHECK((size_t) c == expect_size, "%s, %zu bytes: compressed to %zd bytes, optimum is %zu",
+    if (len <= 65537 || CT_KIND_ZERO75 == kind || KIND_SMOOTH == kind) {
+        size_t expect_size = ref_size(data, len);
+        CHECK(c == expect_size, "%s, %zu bytes: compressed to %zu bytes, optimum is %zu",
               kind_name[kind], len, c, expect_size);
+        return ", = reference optimum";
     }
-
-    /* The decoder gets an exact-size copy so a read past the end is caught. */
-    enc = dup_exact(out, (size_t) c);
-    dec = xmalloc(len);
-    d = codec->decompress(enc, (size_t) c, dec, len, len);
-    CHECK(d == (ssize_t) len, "decompress(%s, %zu) returned %zd", kind_name[kind], len, d);
-    CHECK(0 == len || 0 == memcmp(dec, data, len), "round trip of %s, %zu bytes differs",
-          kind_name[kind], len);
-
-    if (extras) {
-        CHECK(decode_both(enc, (size_t) c, len, len) == (ssize_t) len,
-              "reference decoder rejects the stream of %s, %zu bytes", kind_name[kind], len);
-        /* Deterministic, and fits a buffer of exactly its size. */
-        {
-            uint8_t *again = xmalloc((size_t) c);
-            ssize_t c2 = codec->compress(data, len, again, (size_t) c);
-            CHECK(c2 == c && (0 == c || 0 == memcmp(again, enc, (size_t) c)),
-                  "compress with cap == size gave %zd (first %zd) or other bytes", c2, c);
-            free(again);
-        }
-        /* One byte short of the output, and a few random smaller caps. */
-        if (c > 0) {
-            int t;
-            for (t = 0; t < 3; ++t) {
-                size_t cap = (0 == t) ? (size_t) c - 1 : rng_below((uint32_t) c);
-                uint8_t *small = xmalloc(cap);
-                ssize_t r = codec->compress(data, len, small, cap);
-                CHECK(OPAL_ERR_OUT_OF_RESOURCE == r, "compress with cap %zu < %zd gave %zd",
-                      cap, c, r);
-                free(small);
-            }
-        }
-        /* Decoder error paths: cap too small, wrong lengths. */
-        if (len > 0) {
-            uint8_t *small = xmalloc(len - 1);
-            CHECK(OPAL_ERR_OUT_OF_RESOURCE
-                      == codec->decompress(enc, (size_t) c, small, len - 1, len),
-                  "expected_len > cap not rejected");
-            CHECK(OPAL_ERR_UNPACK_FAILURE
-                      == codec->decompress(enc, (size_t) c, small, len - 1, len - 1),
-                  "expected_len = len - 1 not rejected");
-            free(small);
-        }
-        {
-            size_t delta;
-            for (delta = 1; delta <= 5; delta += 4) {
-                uint8_t *big = xmalloc(len + delta);
-                CHECK(OPAL_ERR_UNPACK_FAILURE
-                          == codec->decompress(enc, (size_t) c, big, len + delta, len + delta),
-                      "expected_len = len + %zu not rejected", delta);
-                free(big);
-            }
-        }
-        /* Every truncation of a small stream must fail. */
-        if (c <= 2048) {
-            size_t t;
-            for (t = 0; t < (size_t) c; ++t) {
-                uint8_t *trunc = dup_exact(enc, t);
-                ssize_t r = codec->decompress(trunc, t, dec, len, len);
-                CHECK(OPAL_ERR_UNPACK_FAILURE == r, "truncation to %zu of %zd bytes gave %zd",
-                      t, c, r);
-                free(trunc);
-            }
-        }
-        /* Trailing garbage must fail. */
-        {
-            uint8_t *longer = xmalloc((size_t) c + 1);
-            memcpy(longer, enc, (size_t) c);
-            longer[c] = 0;
-            CHECK(OPAL_ERR_UNPACK_FAILURE
-                      == codec->decompress(longer, (size_t) c + 1, dec, len, len),
-                  "trailing byte accepted");
-            free(longer);
-        }
-    }
-    if (verbose) {
-        printf("  %-38s %9zu -> %9zd bytes (ratio %.3f)%s\n", kind_name[kind], len, c,
-               c > 0 ? (double) len / (double) c : 0.0,
-               (size_t) c == expect_size ? ", = reference optimum" : "");
-    }
-    total_in += len;
-    total_out += (size_t) c;
-    free(dec);
-    free(enc);
-    free(out);
+    return "";
 }
+
+static ct_codec_test_t test = {
+    .name = TEST_NAME, .codec = &mca_compress_rice_codec,
+    .nkinds = KIND_COUNT, .kind_name = kind_name, .gen = gen, .ref_decode = ref_decode,
+    .check_size = check_size, .longer = {1, 5}, .trailing_byte = 1,
+    .fuzz = {.iterations = 150000, .nseeds = 48, .seed_max = 1100, .room = 2048, .keep = 2,
+             .random_expected = 300, .wrong_expected = 1200, .random_header = random_header},
+};
 
 static void test_roundtrips(void)
 {
-    static const size_t sizes[] = {0, 1, 3, 4, 5, 7, 8, 4095, 4096, 65537, 16u << 20};
-    size_t s;
-    int kind;
-
     printf("round trips (sizes 0..16 MB, %d data kinds), size = brute-force optimum, reference "
            "decoder, caps, wrong lengths, truncations:\n", KIND_COUNT);
-    for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s) {
-        size_t len = sizes[s];
-        uint8_t *data = xmalloc(len);
-        for (kind = 0; kind < KIND_COUNT; ++kind) {
-            gen(kind, data, len);
-            roundtrip(kind, data, len, len == (16u << 20));
-        }
-        free(data);
-    }
+    ct_roundtrip_sizes(&test);
     /* Every small size, and sizes around block boundaries. */
-    for (s = 0; s <= 130; ++s) {
-        uint8_t *data = xmalloc(s);
-        for (kind = 0; kind < KIND_COUNT; ++kind) {
-            gen(kind, data, s);
-            roundtrip(kind, data, s, 0);
-        }
-        free(data);
-    }
-    for (s = 1020; s <= 1032; ++s) {
-        uint8_t *data = xmalloc(s);
-        for (kind = 0; kind < KIND_COUNT; ++kind) {
-            gen(kind, data, s);
-            roundtrip(kind, data, s, 0);
-        }
-        free(data);
-    }
-    printf("  all round trips: %zu -> %zu bytes\n", total_in, total_out);
+    ct_roundtrip_range(&test, 0, 130);
+    ct_roundtrip_range(&test, 1020, 1032);
+    printf("  all round trips: %zu -> %zu bytes\n", test.total_in, test.total_out);
 }
 
 /* ---- Hand-made streams. ---- */
@@ -527,14 +300,14 @@ static ssize_t try_stream(const bitbuf_t *b, size_t expected, const uint8_t *ext
 {
     uint8_t hdr[16];
     size_t hl = ref_varint(expected, hdr), len = hl + (b->nbits + 7) / 8 + nextra;
-    uint8_t *in = xmalloc(len), *out = xmalloc(expected);
+    uint8_t *in = xmalloc_exact(len), *out = xmalloc_exact(expected);
     ssize_t r;
     memcpy(in, hdr, hl);
     memcpy(in + hl, b->buf, (b->nbits + 7) / 8);
     if (nextra > 0) {
         memcpy(in + hl + (b->nbits + 7) / 8, extra, nextra);
     }
-    r = decode_both(in, len, expected, expected);
+    r = ct_decode_ref(&test, in, len, expected, expected);
     free(out);
     free(in);
     return r;
@@ -606,123 +379,8 @@ static void test_handmade(void)
     }
 }
 
-static void test_bad_params(void)
-{
-    uint8_t buf[16] = {0};
-    uint8_t *out = xmalloc(16);
-
-    printf("parameter checks\n");
-    CHECK(OPAL_ERR_BAD_PARAM == codec->compress(NULL, 4, out, 16), "NULL input accepted");
-    CHECK(OPAL_ERR_BAD_PARAM == codec->compress(buf, 4, NULL, 16), "NULL output accepted");
-    CHECK(0 == codec->compress(NULL, 0, NULL, 0), "empty input with NULL pointers failed");
-    CHECK(0 == codec->decompress(NULL, 0, NULL, 0, 0), "empty stream with NULL pointers failed");
-    CHECK(OPAL_ERR_OUT_OF_RESOURCE == codec->decompress(buf, 2, out, 3, 4),
-          "expected_len > cap accepted");
-    CHECK(OPAL_ERR_UNPACK_FAILURE == codec->decompress(buf, 1, out, 16, 0),
-          "garbage for expected_len 0 accepted");
-    CHECK(OPAL_ERR_BAD_PARAM == codec->decompress(NULL, 2, out, 16, 4), "NULL input accepted");
-    CHECK(0 == codec->bound(0), "bound(0) = %zu", codec->bound(0));
-    CHECK(codec->bound(SIZE_MAX) == SIZE_MAX, "bound does not saturate");
-    free(out);
-}
-
-static void test_fuzz(void)
-{
-    const int iterations = 150000;
-    int it, ok = 0;
-    uint8_t *seeds[48];
-    size_t seed_len[48], seed_plain[48];
-    int s;
-
-    /* Seed streams: encodings of small inputs of every kind. */
-    for (s = 0; s < 48; ++s) {
-        size_t len = rng_below(1100);
-        uint8_t *data = xmalloc(len);
-        uint8_t *out = xmalloc(codec->bound(len));
-        ssize_t c;
-        gen(s % KIND_COUNT, data, len);
-        c = codec->compress(data, len, out, codec->bound(len));
-        CHECK(c >= 0, "compress failed in fuzz setup");
-        seeds[s] = out;
-        seed_len[s] = (size_t) c;
-        seed_plain[s] = len;
-        free(data);
-    }
-    for (it = 0; it < iterations; ++it) {
-        uint8_t buf[2048];
-        size_t len, expected, cap;
-        int op = (int) rng_below(6), m;
-        s = (int) rng_below(48);
-        len = seed_len[s];
-        memcpy(buf, seeds[s], len);
-        expected = seed_plain[s];
-        switch (op) {
-        case 0: /* bit flips */
-            for (m = 1 + (int) rng_below(4); m > 0 && len > 0; --m) {
-                size_t pos = rng_below((uint32_t) len);
-                buf[pos] ^= (uint8_t) (1u << rng_below(8));
-            }
-            break;
-        case 1: /* truncation */
-            len = rng_below((uint32_t) len + 1);
-            break;
-        case 2: /* insertion */
-            for (m = 1 + (int) rng_below(8); m > 0 && len < sizeof(buf); --m) {
-                size_t pos = rng_below((uint32_t) len + 1);
-                memmove(buf + pos + 1, buf + pos, len - pos);
-                buf[pos] = (uint8_t) rng_next();
-                ++len;
-            }
-            break;
-        case 3: /* random bytes after a valid header */
-            for (m = 1 + (int) rng_below(4); m > 0 && len > 2; --m) {
-                buf[2 + rng_below((uint32_t) len - 2)] = (uint8_t) rng_next();
-            }
-            break;
-        case 4: /* pure random input */
-            len = rng_below(64);
-            for (m = 0; m < (int) len; ++m) {
-                buf[m] = (uint8_t) rng_next();
-            }
-            expected = rng_below(300);
-            if (rng_below(2) && len > 0) {
-                buf[0] = (uint8_t) (expected & 0x7f); /* header right, for depth */
-                expected &= 0x7f;
-            }
-            break;
-        default: /* intact stream, wrong or right length */
-            if (rng_below(2)) {
-                expected = rng_below(1200);
-            }
-            break;
-        }
-        cap = expected;
-        if (0 == rng_below(8)) {
-            cap = rng_below((uint32_t) expected + 2);
-        }
-        if (decode_both(buf, len, cap, expected) >= 0) {
-            ++ok;
-        }
-    }
-    for (s = 0; s < 48; ++s) {
-        free(seeds[s]);
-    }
-    printf("fuzzed decompress with %d mutated/random inputs (%d decoded), "
-           "agreeing with the reference decoder\n", iterations, ok);
-}
-
 int main(int argc, char **argv)
 {
-    uint64_t seed = (argc > 1) ? strtoull(argv[1], NULL, 0) : UINT64_C(20260101);
-
-    setvbuf(stdout, NULL, _IOLBF, 0); /* progress stays ordered with errors */
-    rng_state = seed;
-    printf(TEST_NAME ": codec \"%s\" (id %u), seed %llu\n", codec->name, (unsigned) codec->id,
-           (unsigned long long) seed);
-    test_bad_params();
-    test_handmade();
-    test_roundtrips();
-    test_fuzz();
-    printf(TEST_NAME ": OK\n");
-    return 0;
+    static void (*const tests[])(void) = {test_handmade, test_roundtrips};
+    return ct_main(&test, argc, argv, tests, 2);
 }

@@ -23,7 +23,6 @@
 
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,52 +30,31 @@
 #include <time.h>
 
 #include "ompi/mca/fcoll/la_twophase/fcoll_la_twophase_lap.h"
+#include "test/common/check.h"
 
 #define GMAX MCA_FCOLL_LA_TWOPHASE_LAP_GAIN_MAX
 
 /* ---- helpers --------------------------------------------------------- */
 
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stdout, "fcoll_lap_test: FAIL: ");
-    va_start(ap, fmt);
-    vfprintf(stdout, fmt, ap);
-    va_end(ap);
-    fprintf(stdout, "\n");
-    fflush(stdout);
-    exit(1);
-}
-
 static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
-
-static uint64_t rnd(void)    /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 static int64_t rnd_below(int64_t k)
 {
-    return (int64_t)(rnd() % (uint64_t)k);
+    return (int64_t)test_rand_below(&rng_state, (uint64_t)k);
 }
 
-static void *xmalloc(size_t n)
+/* perm[0..n): a random permutation of 0 .. n - 1 */
+static void random_perm(int *perm, int n)
 {
-    void *p = malloc(n ? n : 1);
-    if (NULL == p) {
-        fail("out of memory (%zu bytes)", n);
+    int c;
+    for (c = 0; c < n; ++c) {
+        perm[c] = c;
     }
-    return p;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    for (c = n - 1; c > 0; --c) {
+        int k = (int)rnd_below(c + 1), t = perm[c];
+        perm[c] = perm[k];
+        perm[k] = t;
+    }
 }
 
 /* Gain distributions. */
@@ -139,14 +117,7 @@ static void fill_defaults(int nrows, int ncols, int *def)
     int kind = (int)rnd_below(3), c;
     int *perm = xmalloc((size_t)nrows * sizeof(*perm));
 
-    for (c = 0; c < nrows; ++c) {
-        perm[c] = c;
-    }
-    for (c = nrows - 1; c > 0; --c) {
-        int k = (int)rnd_below(c + 1), t = perm[c];
-        perm[c] = perm[k];
-        perm[k] = t;
-    }
+    random_perm(perm, nrows);
     for (c = 0; c < ncols; ++c) {
         if (0 == kind) {
             def[c] = perm[c];
@@ -169,11 +140,11 @@ static void check_valid(int nrows, int ncols, const int *out, const char *what)
     memset(seen, 0, (size_t)nrows);
     for (c = 0; c < ncols; ++c) {
         if (out[c] < 0 || out[c] >= nrows) {
-            fail("%s: %dx%d: column %d -> row %d out of range", what, nrows,
+            test_fail("%s: %dx%d: column %d -> row %d out of range", what, nrows,
                  ncols, c, out[c]);
         }
         if (seen[out[c]]) {
-            fail("%s: %dx%d: row %d used twice", what, nrows, ncols, out[c]);
+            test_fail("%s: %dx%d: row %d used twice", what, nrows, ncols, out[c]);
         }
         seen[out[c]] = 1;
     }
@@ -365,7 +336,7 @@ static void solve(int nrows, int ncols, const int64_t *g, const int *def,
         ? mca_fcoll_la_twophase_lap_max(nrows, ncols, g, out)
         : mca_fcoll_la_twophase_lap_max_pref(nrows, ncols, g, def, out);
     if (0 != rc) {
-        fail("%s: %dx%d: solver returned %d", what, nrows, ncols, rc);
+        test_fail("%s: %dx%d: solver returned %d", what, nrows, ncols, rc);
     }
     check_valid(nrows, ncols, out, what);
     ++nchecks;
@@ -406,13 +377,13 @@ static void test_exhaustive(void)
                 exhaustive(nrows, ncols, g, def, &best, &best_kept);
                 got = total(ncols, g, out);
                 if (got != best) {
-                    fail("%dx%d %s: total %" PRIu64 ", exhaustive optimum %"
+                    test_fail("%dx%d %s: total %" PRIu64 ", exhaustive optimum %"
                          PRIu64, nrows, ncols, mode_name[mode], got, best);
                 }
                 /* Same input, same output. */
                 solve(nrows, ncols, g, NULL, out2, "exhaustive/again");
                 if (memcmp(out, out2, (size_t)ncols * sizeof(int))) {
-                    fail("%dx%d %s: two solves differ", nrows, ncols,
+                    test_fail("%dx%d %s: two solves differ", nrows, ncols,
                          mode_name[mode]);
                 }
 
@@ -420,7 +391,7 @@ static void test_exhaustive(void)
                 got = total(ncols, g, out);
                 k = kept(ncols, def, out);
                 if (got != best || k != best_kept) {
-                    fail("%dx%d %s pref: total %" PRIu64 " keeping %d, "
+                    test_fail("%dx%d %s pref: total %" PRIu64 " keeping %d, "
                          "exhaustive %" PRIu64 " keeping %d", nrows, ncols,
                          mode_name[mode], got, k, best, best_kept);
                 }
@@ -430,7 +401,7 @@ static void test_exhaustive(void)
                     reference(nrows, ncols, g, NULL, href);
                     check_valid(nrows, ncols, href, "hungarian");
                     if (total(ncols, g, href) != best) {
-                        fail("%dx%d %s: the test's Hungarian is wrong",
+                        test_fail("%dx%d %s: the test's Hungarian is wrong",
                              nrows, ncols, mode_name[mode]);
                     }
                 }
@@ -478,7 +449,7 @@ static void test_hungarian(void)
                 want = total(ncols, g, ref);
                 got = total(ncols, g, out);
                 if (got != want) {
-                    fail("%dx%d %s: total %" PRIu64 ", Hungarian %" PRIu64,
+                    test_fail("%dx%d %s: total %" PRIu64 ", Hungarian %" PRIu64,
                          nrows, ncols, mode_name[mode], got, want);
                 }
 
@@ -488,7 +459,7 @@ static void test_hungarian(void)
                 solve(nrows, ncols, g, def, out, "hungarian/pref");
                 got = total(ncols, g, out);
                 if (got != want) {
-                    fail("%dx%d %s pref: total %" PRIu64 ", optimum %" PRIu64,
+                    test_fail("%dx%d %s pref: total %" PRIu64 ", optimum %" PRIu64,
                          nrows, ncols, mode_name[mode], got, want);
                 }
                 if (G_WIDE50 != mode && G_NEAR50 != mode) {
@@ -496,7 +467,7 @@ static void test_hungarian(void)
                     kw = kept(ncols, def, ref);
                     kg = kept(ncols, def, out);
                     if (total(ncols, g, ref) != want || kg != kw) {
-                        fail("%dx%d %s pref: keeps %d defaults, best is %d",
+                        test_fail("%dx%d %s pref: keeps %d defaults, best is %d",
                              nrows, ncols, mode_name[mode], kg, kw);
                     }
                 }
@@ -533,14 +504,7 @@ static void test_pref(void)
             int64_t lvl = (int64_t[]){ 0, 7, INT64_C(1) << 50, GMAX }[trial % 4];
 
             /* A random injective default. */
-            for (r = 0; r < nrows; ++r) {
-                perm[r] = r;
-            }
-            for (r = nrows - 1; r > 0; --r) {
-                int k = (int)rnd_below(r + 1), tmp = perm[r];
-                perm[r] = perm[k];
-                perm[k] = tmp;
-            }
+            random_perm(perm, nrows);
             for (c = 0; c < ncols; ++c) {
                 def[c] = perm[c];
             }
@@ -551,7 +515,7 @@ static void test_pref(void)
             }
             solve(nrows, ncols, g, def, out, "pref/const");
             if (memcmp(out, def, (size_t)ncols * sizeof(int))) {
-                fail("%dx%d: all gains %" PRId64 ", defaults not kept",
+                test_fail("%dx%d: all gains %" PRId64 ", defaults not kept",
                      nrows, ncols, lvl);
             }
 
@@ -565,7 +529,7 @@ static void test_pref(void)
             }
             solve(nrows, ncols, g, def, out, "pref/dominant");
             if (memcmp(out, def, (size_t)ncols * sizeof(int))) {
-                fail("%dx%d: diagonal-dominant ties, defaults not kept",
+                test_fail("%dx%d: diagonal-dominant ties, defaults not kept",
                      nrows, ncols);
             }
 
@@ -579,7 +543,7 @@ static void test_pref(void)
             reference(nrows, ncols, h, def, ref);
             if (total(ncols, h, out) != total(ncols, h, ref) ||
                 kept(ncols, def, out) != kept(ncols, def, ref)) {
-                fail("%dx%d: gains h * 2^58: total %" PRIu64 " keeping %d, "
+                test_fail("%dx%d: gains h * 2^58: total %" PRIu64 " keeping %d, "
                      "want %" PRIu64 " keeping %d", nrows, ncols,
                      total(ncols, h, out), kept(ncols, def, out),
                      total(ncols, h, ref), kept(ncols, def, ref));
@@ -614,15 +578,15 @@ static void test_seed_example(void)
 
     solve(4, 3, g, NULL, out, "seed");
     if (memcmp(out, want, sizeof(want))) {
-        fail("seed example: got %d %d %d, want 2 3 1", out[0], out[1], out[2]);
+        test_fail("seed example: got %d %d %d, want 2 3 1", out[0], out[1], out[2]);
     }
     solve(4, 3, g, def, out, "seed/pref");
     if (memcmp(out, want, sizeof(want))) {
-        fail("seed example with defaults: got %d %d %d", out[0], out[1], out[2]);
+        test_fail("seed example with defaults: got %d %d %d", out[0], out[1], out[2]);
     }
     for (c = 0; c < 3; ++c) {
         if (8 - g[out[c] * 3 + c] != (int64_t[]){ 2, 3, 4 }[c]) {
-            fail("seed example: aggregator %d receives a wrong count", c);
+            test_fail("seed example: aggregator %d receives a wrong count", c);
         }
     }
     printf("seed example: FD0 -> P2, FD1 -> P3, FD2 -> P1, 36 bytes moved: OK\n");
@@ -645,7 +609,7 @@ static void test_large(void)
     solve(n, n, g, NULL, out, "large");
     reference(n, n, g, NULL, ref);
     if (total(n, g, out) != total(n, g, ref)) {
-        fail("gains near 2^50: not optimal");
+        test_fail("gains near 2^50: not optimal");
     }
     /* 64 gains of 2^60: sum 2^66 does not fit any int64, the solver must
      * not need it to.  Optimum of K * h equals that of h. */
@@ -656,7 +620,7 @@ static void test_large(void)
     solve(64, 64, g, NULL, out, "huge");
     reference(64, 64, h, NULL, ref);
     if (total(64, h, out) != total(64, h, ref)) {
-        fail("gains up to 2^60: not optimal");
+        test_fail("gains up to 2^60: not optimal");
     }
     free(g);
     free(h);
@@ -674,7 +638,7 @@ static void test_bad_args(void)
     do {                                                                     \
         int rc_ = (call);                                                    \
         if (rc_ != (want)) {                                                 \
-            fail("%s returned %d, want %d", #call, rc_, (want));             \
+            test_fail("%s returned %d, want %d", #call, rc_, (want));             \
         }                                                                    \
     } while (0)
 
@@ -698,12 +662,12 @@ static void test_bad_args(void)
     g[4] = INT64_MAX;
     EXPECT(mca_fcoll_la_twophase_lap_max(3, 2, g, out), -1);
     if (out[0] != 42 || out[1] != 42 || out[2] != 42) {
-        fail("row_of_col written on failure");
+        test_fail("row_of_col written on failure");
     }
     g[4] = GMAX;
     EXPECT(mca_fcoll_la_twophase_lap_max(3, 2, g, out), 0);
     if (out[0] != 2 || out[1] != 1) {
-        fail("3x2 with a 2^60 gain: got %d %d", out[0], out[1]);
+        test_fail("3x2 with a 2^60 gain: got %d %d", out[0], out[1]);
     }
 #undef EXPECT
     printf("bad arguments: OK\n");
@@ -714,12 +678,6 @@ static double cpu_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Median wall and CPU times of one solve on fresh gains: range > 0 gives
@@ -742,18 +700,16 @@ static void time_solve(int nrows, int ncols, int runs, int64_t range,
         } else {
             fill(g, nrows, ncols, G_BAND);
         }
-        w0 = now_ms();
+        w0 = 1e3 * test_now();
         c0 = cpu_ms();
         if (0 != mca_fcoll_la_twophase_lap_max(nrows, ncols, g, out)) {
-            fail("timing solve %dx%d failed", nrows, ncols);
+            test_fail("timing solve %dx%d failed", nrows, ncols);
         }
         tc[r] = cpu_ms() - c0;
-        tw[r] = now_ms() - w0;
+        tw[r] = 1e3 * test_now() - w0;
     }
-    qsort(tw, (size_t)r, sizeof(double), cmp_double);
-    qsort(tc, (size_t)r, sizeof(double), cmp_double);
-    *wall = tw[r / 2];
-    *cpu = tc[r / 2];
+    *wall = test_median(tw, r);
+    *cpu = test_median(tc, r);
     free(g);
     free(out);
 }

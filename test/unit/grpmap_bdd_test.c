@@ -395,39 +395,8 @@ static void threads(void)
 
 /* ---- timing ---- */
 
-static int cmp_d(const void *x, const void *y)
-{
-    double a = *(const double *) x, b = *(const double *) y;
-    return (a > b) - (a < b);
-}
-
 #define T_BATCH 1000
 #define T_CALLS 1000000
-
-/* median over batches of T_BATCH calls, ns a call */
-static double median_ns(const void *map, const int32_t *plain, const int32_t *idx, int64_t *sink)
-{
-    static double t[T_CALLS / T_BATCH];
-    int b, k;
-    for (b = 0; b < T_CALLS / T_BATCH; b++) {
-        const int32_t *ix = idx + b * T_BATCH;
-        int64_t s = 0;
-        double t0 = test_now();
-        if (NULL != map) {
-            for (k = 0; k < T_BATCH; k++) {
-                s += R->select(map, ix[k]);
-            }
-        } else {
-            for (k = 0; k < T_BATCH; k++) {
-                s += plain[ix[k]];
-            }
-        }
-        t[b] = (test_now() - t0) * 1e9 / T_BATCH;
-        *sink += s;
-    }
-    qsort(t, T_CALLS / T_BATCH, sizeof(double), cmp_d);
-    return t[T_CALLS / T_BATCH / 2];
-}
 
 static void timing(int32_t *a, uint64_t *seed)
 {
@@ -440,7 +409,6 @@ static void timing(int32_t *a, uint64_t *seed)
         {"matrix column 5 of 1024x1024", 1 << 20, 5, 1024},
     };
     int32_t *idx = xmalloc(sizeof(int32_t) * T_CALLS);
-    int64_t sink = 0;
     size_t j;
     for (j = 0; j < sizeof(maps) / sizeof(maps[0]); j++) {
         grpmap_input_t in;
@@ -452,8 +420,8 @@ static void timing(int32_t *a, uint64_t *seed)
         for (k = 0; k < T_CALLS; k++) {
             idx[k] = (int32_t) test_rand_below(seed, (uint64_t) n);
         }
-        ns = median_ns(map, NULL, idx, &sink);
-        ns_plain = median_ns(NULL, a, idx, &sink);
+        ns = gm_time(R, map, NULL, idx, T_CALLS / T_BATCH, T_BATCH, GM_TIME_SELECT);
+        ns_plain = gm_time(R, NULL, a, idx, T_CALLS / T_BATCH, T_BATCH, GM_TIME_ARRAY);
         printf("grpmap_bdd_test: %s: %d paths, %zu bytes (plain %zu); median SELECT %.1f ns, "
                "plain array %.1f ns (10^6 random)\n",
                maps[j].what, grpmap_bdd_paths(map), R->bytes(map), sizeof(int32_t) * (size_t) n,
@@ -461,9 +429,6 @@ static void timing(int32_t *a, uint64_t *seed)
         R->release(map);
     }
     free(idx);
-    if (1 == sink) {
-        printf("\n");
-    }
 }
 
 int main(void)

@@ -143,39 +143,6 @@ static void thread_test(const int32_t *ranks, int32_t n, int32_t world)
            "all right\n");
 }
 
-/* ---- timing: median of batch means ---- */
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-static volatile int32_t sink;
-
-/* ns a SELECT over idx[0..cnt), median of 'batches' batches */
-static double time_select(void *map, const int32_t *arr, const int32_t *idx, int32_t cnt,
-                          int batches)
-{
-    double *t = xmalloc(sizeof(double) * (size_t) batches), med;
-    int32_t per = cnt / batches, b, k;
-    uint32_t acc = 0;
-    for (b = 0; b < batches; b++) {
-        double t0 = test_now();
-        if (NULL != map) {
-            for (k = 0; k < per; k++) acc += (uint32_t) R->select(map, idx[b * per + k]);
-        } else {
-            for (k = 0; k < per; k++) acc += (uint32_t) arr[idx[b * per + k]];
-        }
-        t[b] = (test_now() - t0) * 1e9 / per;
-    }
-    sink = (int32_t) (acc & 1);
-    qsort(t, (size_t) batches, sizeof(double), cmpd);
-    med = t[batches / 2];
-    free(t);
-    return med;
-}
-
 int main(void)
 {
     uint64_t s = 20260101;
@@ -317,12 +284,12 @@ int main(void)
                    (test_now() - t0) * 1e3, (double) R->bytes(map) / n);
         }
         for (i = 0; i < 1000000; i++) idx[i] = (int32_t) test_rand_below(&s, (uint64_t) n);
-        ta = time_select(NULL, r, idx, 1000000, 101);
+        ta = gm_time(R, NULL, r, idx, 101, 1000000 / 101, GM_TIME_ARRAY);
         /* random SELECTs miss the cache ~99% of the time: 2,000 of them */
-        tr = time_select(map, r, idx, 2000, 21);
+        tr = gm_time(R, map, r, idx, 21, 2000 / 21, GM_TIME_SELECT);
         for (i = 0; i < 1000000; i++) idx[i] = i % n;
-        ts = time_select(map, r, idx, 1000000, 101);
-        tsa = time_select(NULL, r, idx, 1000000, 101);
+        ts = gm_time(R, map, r, idx, 101, 1000000 / 101, GM_TIME_SELECT);
+        tsa = gm_time(R, NULL, r, idx, 101, 1000000 / 101, GM_TIME_ARRAY);
         printf("timing: SELECT median ns, 100,000 members: random %.0f (2,000 SELECTs; int32 "
                "array %.1f over 10^6), in order %.1f (10^6; array %.1f)\n",
                tr, ta, ts, tsa);

@@ -81,39 +81,6 @@ static void check_top(const int32_t *ranks, int32_t n, const char *what)
     free(out);
 }
 
-static int32_t random_set_d(uint64_t *s, int32_t *out, double density, int32_t world)
-{
-    int32_t n = (int32_t) (density * world + 0.5);
-    if (n < 1) {
-        n = 1;
-    }
-    gm_random_set(s, out, n, world);
-    return n;
-}
-
-/* runs of 1..maxrun members separated by gaps of 2..maxgap */
-static int32_t clustered(uint64_t *s, int32_t *out, int32_t world, int32_t maxrun, int32_t maxgap)
-{
-    int32_t n = 0, w = (int32_t) test_rand_below(s, (uint64_t) maxgap);
-    while (w < world) {
-        int32_t len = 1 + (int32_t) test_rand_below(s, (uint64_t) maxrun);
-        for (; len > 0 && w < world; len--) {
-            out[n++] = w++;
-        }
-        w += 1 + 1 + (int32_t) test_rand_below(s, (uint64_t) maxgap - 1);
-    }
-    return n;
-}
-
-static int32_t stride(int32_t *out, int32_t first, int32_t step, int32_t world)
-{
-    int32_t n = 0, w;
-    for (w = first; w < world; w += step) {
-        out[n++] = w;
-    }
-    return n;
-}
-
 /* n members with gaps of 1 .. 2^bits (at least one of 2^bits) below world */
 static int32_t gaps_of(uint64_t *s, int32_t *out, int32_t n, int bits, int32_t world)
 {
@@ -130,56 +97,20 @@ static int32_t gaps_of(uint64_t *s, int32_t *out, int32_t n, int bits, int32_t w
     return i;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-/* median ns of a random SELECT over 100 rounds of 10^4 (10^6 in all) */
-static double time_select(const grpmap_repr_t *R, const void *map, const int32_t *plain,
-                          const int32_t *idx, volatile uint32_t *sink)
-{
-    double t[100];
-    int r, k;
-    for (r = 0; r < 100; r++) {
-        const int32_t *q = idx + r * 10000;
-        uint32_t acc = 0;
-        double t0 = test_now();
-        if (NULL == map) {
-            for (k = 0; k < 10000; k++) {
-                acc += (uint32_t) plain[q[k]];
-            }
-        } else {
-            for (k = 0; k < 10000; k++) {
-                acc += (uint32_t) R->select(map, q[k]);
-            }
-        }
-        t[r] = (test_now() - t0) * 1e9 / 10000;
-        *sink += acc;
-    }
-    qsort(t, 100, sizeof(double), cmp_double);
-    return t[50];
-}
-
 static void report(const char *what, const int32_t *ranks, int32_t n, int32_t world,
-                   uint64_t *s, int32_t *idx)
+                   const int32_t *idx)
 {
-    volatile uint32_t sink = 0;
     double ta, tb[NREPRS];
     size_t b[NREPRS];
-    int k, r;
-    for (k = 0; k < 1000000; k++) {
-        idx[k] = (int32_t) test_rand_below(s, (uint64_t) n);
-    }
-    ta = time_select(NULL, NULL, ranks, idx, &sink);
+    int r;
+    ta = gm_time(NULL, NULL, ranks, idx, 100, 10000, GM_TIME_ARRAY);
     for (r = 0; r < NREPRS; r++) {
         grpmap_input_t in;
         void *map;
         grpmap_input_init(&in, ranks, n, world);
         CHECK(GRPMAP_OK == REPRS[r]->build(&in, &map), "%s: declined", what);
         b[r] = REPRS[r]->bytes(map);
-        tb[r] = time_select(REPRS[r], map, ranks, idx, &sink);
+        tb[r] = gm_time(REPRS[r], map, ranks, idx, 100, 10000, GM_TIME_SELECT);
         REPRS[r]->release(map);
     }
     printf("  %-30s n=%7d world=%8d: gap %6.3f B/member %5.1f ns, ef %6.3f B/member %5.1f ns"
@@ -225,44 +156,12 @@ int main(int argc, char **argv)
     int32_t *ranks = xmalloc(sizeof(int32_t) * (size_t) big);
     int32_t *idx = xmalloc(sizeof(int32_t) * 1000000);
     uint64_t seed = 0x67617065660aull;
-    int32_t worlds[] = {1, 2, 3, 63, 64, 65, 1023, 1024, 1025, 4097, 1 << 20, (1 << 20) + 1};
-    double dens[] = {0.001, 0.01, 0.03, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99};
-    int32_t i, n, wi, di, t;
+    int32_t i, n, t;
     char what[128];
     int quick = argc > 1 && 0 == strcmp(argv[1], "quick");
-    int32_t nworlds = (int32_t) (sizeof(worlds) / sizeof(worlds[0])) - (quick ? 2 : 0);
-    int32_t span = quick ? 65539 : big; /* world of the larger strides and runs */
 
     /* empty, one member, whole worlds */
-    for (wi = 0; wi < nworlds; wi++) {
-        int32_t w = worlds[wi];
-        snprintf(what, sizeof(what), "empty, world %d", w);
-        check(ranks, 0, w, what);
-        ranks[0] = 0;
-        snprintf(what, sizeof(what), "{0}, world %d", w);
-        check(ranks, 1, w, what);
-        ranks[0] = w - 1;
-        snprintf(what, sizeof(what), "{world - 1}, world %d", w);
-        check(ranks, 1, w, what);
-        ranks[0] = w / 2;
-        snprintf(what, sizeof(what), "{world / 2}, world %d", w);
-        check(ranks, 1, w, what);
-        for (i = 0; i < w; i++) {
-            ranks[i] = i;
-        }
-        snprintf(what, sizeof(what), "whole world %d", w);
-        check(ranks, w, w, what);
-        if (w > 2 && w < 65536) {
-            snprintf(what, sizeof(what), "world %d but the first", w);
-            check(ranks + 1, w - 1, w, what);
-            snprintf(what, sizeof(what), "world %d but the last", w);
-            check(ranks, w - 1, w, what);
-            ranks[0] = 0;
-            ranks[1] = w - 1;
-            snprintf(what, sizeof(what), "{0, world - 1}, world %d", w);
-            check(ranks, 2, w, what);
-        }
-    }
+    gm_edge_sets(ranks, quick, 1, check);
     /* the largest world: members far apart, the top ranks */
     {
         const int32_t top = INT32_MAX - 1; /* gm_check's world stays below 2^31 - 1 */
@@ -316,51 +215,12 @@ int main(int argc, char **argv)
                   REPRS[r]->name);
         }
     }
-    /* random sets, densities 0.001 .. 0.99 */
-    for (wi = 0; wi < (quick ? 2 : 3); wi++) {
-        int32_t w = wi == 0 ? 5000 : wi == 1 ? 65539 : big;
-        for (di = 0; di < (int32_t) (sizeof(dens) / sizeof(dens[0])); di++) {
-            if (w == big && di % 2) {
-                continue;
-            }
-            n = random_set_d(&seed, ranks, dens[di], w);
-            snprintf(what, sizeof(what), "random density %g of %d", dens[di], w);
-            check(ranks, n, w, what);
-        }
-    }
-    for (t = 0; t < (quick ? 50 : 150); t++) {
-        int32_t w = 1 + (int32_t) test_rand_below(&seed, 20000);
-        n = (int32_t) test_rand_below(&seed, (uint64_t) w + 1);
-        gm_random_set(&seed, ranks, n, w);
-        snprintf(what, sizeof(what), "random %d of %d", n, w);
-        check(ranks, n, w, what);
-    }
-    /* strides, clustered runs, the thesis's patterns */
+    /* random sets, strides, clustered runs, the thesis's patterns */
     {
-        int32_t steps[] = {1, 2, 3, 7, 63, 64, 65, 100, 1023, 1024, 100000};
-        for (i = 0; i < (int32_t) (sizeof(steps) / sizeof(steps[0])); i++) {
-            int32_t w = i % 3 ? 65539 : span;
-            n = stride(ranks, steps[i] / 2, steps[i], w);
-            snprintf(what, sizeof(what), "stride %d of %d", steps[i], w);
-            check(ranks, n, w, what);
-        }
-        n = stride(ranks, 11453, 81, 200000);
-        check(ranks, n, 200000, "81x + 11453 of 200000");
+        static const int32_t steps[] = {1, 2, 3, 7, 63, 64, 65, 100, 1023, 1024, 100000};
+        gm_random_sets(&seed, ranks, quick, steps, (int) (sizeof(steps) / sizeof(steps[0])),
+                       check);
     }
-    for (t = 0; t < 12; t++) {
-        int32_t maxrun = t % 3 == 0 ? 4 : t % 3 == 1 ? 100 : 3000;
-        int32_t maxgap = t % 4 == 0 ? 3 : t % 4 == 1 ? 60 : t % 4 == 2 ? 1000 : 30000;
-        int32_t w = t < 4 ? span : 100003;
-        n = clustered(&seed, ranks, w, maxrun, maxgap);
-        snprintf(what, sizeof(what), "runs <= %d, gaps <= %d of %d", maxrun, maxgap, w);
-        check(ranks, n, w, what);
-    }
-    for (n = 0, i = 0; i < 200000; i++) {
-        if (0 == (i / 100) % 2) {
-            ranks[n++] = i;
-        }
-    }
-    check(ranks, n, 200000, "alternate ranges of 100");
     if (quick) {
         goto done;
     }
@@ -379,21 +239,17 @@ int main(int argc, char **argv)
 
     /* bytes a member and SELECT time (10^6 random SELECTs, median of 100 rounds) */
     printf("grpmap_gap_test: bytes/member and median random SELECT ns\n");
-    for (di = 0; di < (int32_t) (sizeof(dens) / sizeof(dens[0])); di++) {
-        n = random_set_d(&seed, ranks, dens[di], 1000000);
-        snprintf(what, sizeof(what), "random density %g", dens[di]);
-        report(what, ranks, n, 1000000, &seed, idx);
+    {
+        static const gm_map_t maps[] = {
+            {"10^5 random of 10^6 (timing)", GM_RANDOM, 0.1, 1000000, 0, 0},
+            {"5,000 random of 200,000", GM_RANDOM, 0.025, 200000, 0, 0},
+            {"50,000 random of 200,000", GM_RANDOM, 0.25, 200000, 0, 0},
+            {"81x + 11453 of 200,000", GM_STRIDE, 0, 200000, 11453, 81},
+            {"runs <= 100, gaps <= 60", GM_RUNS, 0, 1000000, 0, 0},
+        };
+        gm_report_maps(&seed, ranks, idx, 0, maps, (int) (sizeof(maps) / sizeof(maps[0])),
+                       report);
     }
-    n = random_set_d(&seed, ranks, 0.1, 1000000);
-    report("10^5 random of 10^6 (timing)", ranks, n, 1000000, &seed, idx);
-    n = random_set_d(&seed, ranks, 0.025, 200000);
-    report("5,000 random of 200,000", ranks, n, 200000, &seed, idx);
-    n = random_set_d(&seed, ranks, 0.25, 200000);
-    report("50,000 random of 200,000", ranks, n, 200000, &seed, idx);
-    n = stride(ranks, 11453, 81, 200000);
-    report("81x + 11453 of 200,000", ranks, n, 200000, &seed, idx);
-    n = clustered(&seed, ranks, 1000000, 100, 60);
-    report("runs <= 100, gaps <= 60", ranks, n, 1000000, &seed, idx);
 done:
     free(idx);
     free(ranks);

@@ -455,20 +455,15 @@ static void test_random_lattices(int32_t *a)
 {
     int it, skew = 0, skew_held = 0, big = 0;
     for (it = 0; it < 1500; it++) {
-        int L = (int) rnd(1, it % 2 ? 8 : 4), k, order[8], j, t, si;
-        int32_t cnt[8], world, n = 1;
+        int L = (int) rnd(1, it % 2 ? 8 : 4), k, si;
+        int32_t cnt[8], order[8], world, n = 1;
         int64_t str[8], below = 0, first;
         for (k = 0; k < L; k++) {
             cnt[k] = (int32_t) rnd(2, L > 5 ? 3 : 6);
             n *= cnt[k];
             order[k] = k;
         }
-        for (k = L - 1; k > 0; k--) {
-            j = (int) rnd(0, k);
-            t = order[k];
-            order[k] = order[j];
-            order[j] = t;
-        }
+        gm_shuffle(&seed, order, L);
         if (it % 3) { /* superincreasing: |stride| grows past the spans below */
             for (k = 0; k < L; k++) {
                 int o = order[k];
@@ -499,19 +494,14 @@ static void test_random_lattices(int32_t *a)
            skew, skew_held);
     CHECK(0 == skew_held, "held a lattice whose digits RANK cannot peel");
     for (it = 0; it < 300; it++) { /* spans up to 2^31 - 3: the division limits */
-        int L = (int) rnd(1, 4), k, order[4], j, t;
-        int32_t cnt[4], n;
+        int L = (int) rnd(1, 4), k;
+        int32_t cnt[4], order[4], n;
         int64_t str[4], below = 0, span, first;
         for (k = 0; k < L; k++) {
             cnt[k] = (int32_t) rnd(2, 20);
             order[k] = k;
         }
-        for (k = L - 1; k > 0; k--) {
-            j = (int) rnd(0, k);
-            t = order[k];
-            order[k] = order[j];
-            order[j] = t;
-        }
+        gm_shuffle(&seed, order, L);
         for (k = 0; k < L; k++) {
             int o = order[k];
             int64_t hi = k == L - 1 ? (INT32_MAX - 3 - below) / (cnt[o] - 1) - below
@@ -659,65 +649,8 @@ static void test_random_maps(int32_t *a)
 
 /* ---- timing ---- */
 
-static int cmp_d(const void *x, const void *y)
-{
-    double a = *(const double *) x, b = *(const double *) y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t) n, sizeof(double), cmp_d);
-    return v[n / 2];
-}
-
 #define T_BATCH 1000
 #define T_BATCHES 1000
-
-/* median ns per SELECT over batches of random indices (10^6 in all) */
-static double time_select(const void *map, const int32_t *arr, const int32_t *idx)
-{
-    static double ns[T_BATCHES];
-    volatile uint32_t sink;
-    uint32_t acc = 0;
-    int b, j;
-    for (b = 0; b < T_BATCHES; b++) {
-        const int32_t *x = idx + b * T_BATCH;
-        double t0 = test_now();
-        if (NULL != map) {
-            for (j = 0; j < T_BATCH; j++) {
-                acc += (uint32_t) R->select(map, x[j]);
-            }
-        } else {
-            for (j = 0; j < T_BATCH; j++) {
-                acc += (uint32_t) arr[x[j]];
-            }
-        }
-        ns[b] = (test_now() - t0) * 1e9 / T_BATCH;
-    }
-    sink = acc;
-    (void) sink;
-    return median(ns, T_BATCHES);
-}
-
-static double time_rank(const void *map, const int32_t *arr, const int32_t *idx)
-{
-    static double ns[T_BATCHES];
-    volatile uint32_t sink;
-    uint32_t acc = 0;
-    int b, j;
-    for (b = 0; b < T_BATCHES; b++) {
-        const int32_t *x = idx + b * T_BATCH;
-        double t0 = test_now();
-        for (j = 0; j < T_BATCH; j++) {
-            acc += (uint32_t) R->rank(map, arr[x[j]]);
-        }
-        ns[b] = (test_now() - t0) * 1e9 / T_BATCH;
-    }
-    sink = acc;
-    (void) sink;
-    return median(ns, T_BATCHES);
-}
 
 /* median of 9: build from the input summary (the base's one pass excluded)
  * against malloc + filling a dense pointer array from the ranks */
@@ -746,7 +679,8 @@ static void time_build(const int32_t *a, int32_t n, int32_t world, const char *w
         free(dense);
     }
     printf("timing: build %s (n=%d): %.1f us, dense pointer fill %.1f us, ratio %.2f\n", what, n,
-           1e6 * median(tb, 9), 1e6 * median(tf, 9), median(tb, 9) / median(tf, 9));
+           1e6 * test_median(tb, 9), 1e6 * test_median(tf, 9),
+           test_median(tb, 9) / test_median(tf, 9));
 }
 
 static void test_timing(int32_t *a)
@@ -771,11 +705,11 @@ static void test_timing(int32_t *a)
     CHECK(cart_block(b, 3, dims, lo, len, perm, back, &world) == n, "3-D block");
     grpmap_input_init(&in, b, n, world);
     CHECK(GRPMAP_OK == R->build(&in, &m3), "3-D block");
-    s_arr = time_select(NULL, a, idx);
-    s1 = time_select(m1, a, idx);
-    s3 = time_select(m3, b, idx);
-    r1 = time_rank(m1, a, idx);
-    r3 = time_rank(m3, b, idx);
+    s_arr = gm_time(R, NULL, a, idx, T_BATCHES, T_BATCH, GM_TIME_ARRAY);
+    s1 = gm_time(R, m1, a, idx, T_BATCHES, T_BATCH, GM_TIME_SELECT);
+    s3 = gm_time(R, m3, b, idx, T_BATCHES, T_BATCH, GM_TIME_SELECT);
+    r1 = gm_time(R, m1, a, idx, T_BATCHES, T_BATCH, GM_TIME_RANK);
+    r3 = gm_time(R, m3, b, idx, T_BATCHES, T_BATCH, GM_TIME_RANK);
     printf("bytes: 1 level %zu, 3 levels %zu (n=%d; a pointer array: %zu)\n", R->bytes(m1),
            R->bytes(m3), n, sizeof(void *) * (size_t) n);
     printf("timing: median SELECT ns over 10^6 random: lattice 1 level %.2f, 3 levels %.2f, "

@@ -42,8 +42,13 @@
  * lg(N! / (N - n)!) for lists of n of N in any order (10-12, class E),
  * the sum of lg(len!) for ranges permuted inside (13, 14).
  *
+ * gp_forms: the forms the experiments offer the strategy engine, every
+ * representation core and the packed permutation (bdd unless GP_NO_BDD,
+ * when BuDDy is missing).
+ *
  * Include after test/common/check.h, ompi/mca/grpmap/grpmap_repr.h and
- * test/unit/grpmap_check.h; link -lm.
+ * test/unit/grpmap_check.h; link -lm and the cores (bwt with the bzip2
+ * codec of opal/mca/compress).
  */
 #ifndef TEST_GRPMAP_PATTERNS_H
 #define TEST_GRPMAP_PATTERNS_H
@@ -53,6 +58,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ompi/mca/grpmap/base/grpmap_engine.h"
+#include "ompi/mca/grpmap/array/grpmap_array.h"
+#include "ompi/mca/grpmap/bitmap/grpmap_bitmap.h"
+#include "ompi/mca/grpmap/bwt/grpmap_bwt.h"
+#include "ompi/mca/grpmap/gap/grpmap_gap.h"
+#include "ompi/mca/grpmap/lattice/grpmap_lattice.h"
+#include "ompi/mca/grpmap/wtr/grpmap_wtr.h"
+#ifndef GP_NO_BDD
+#include "ompi/mca/grpmap/bdd/grpmap_bdd.h"
+#endif
+#include "opal/mca/compress/bzip2/compress_bzip2.h"
+
+static const grpmap_repr_t *const gp_forms[] = {
+    &grpmap_lattice_repr, &grpmap_bitmap_repr, &grpmap_gap_repr,    &grpmap_ef_repr,
+    &grpmap_array_repr,   &grpmap_blocks_repr, &grpmap_bwt_repr,    &grpmap_wtr_repr,
+    &grpmap_packed_perm_repr,
+#ifndef GP_NO_BDD
+    &grpmap_bdd_repr,
+#endif
+};
+#define GP_NFORMS ((int) (sizeof(gp_forms) / sizeof(gp_forms[0])))
 
 enum { GP_BOUND_SET = 0, GP_BOUND_LIST = 1, GP_BOUND_RANGES = 2 };
 

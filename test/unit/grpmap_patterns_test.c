@@ -23,17 +23,6 @@
 #include "ompi/mca/grpmap/grpmap_repr.h"
 #include "test/unit/grpmap_check.h"
 #include "test/unit/grpmap_patterns.h"
-#include "ompi/mca/grpmap/base/grpmap_engine.h"
-#include "ompi/mca/grpmap/array/grpmap_array.h"
-#include "ompi/mca/grpmap/bitmap/grpmap_bitmap.h"
-#include "ompi/mca/grpmap/bwt/grpmap_bwt.h"
-#include "ompi/mca/grpmap/gap/grpmap_gap.h"
-#include "ompi/mca/grpmap/lattice/grpmap_lattice.h"
-#include "ompi/mca/grpmap/wtr/grpmap_wtr.h"
-#ifndef GP_NO_BDD
-#include "ompi/mca/grpmap/bdd/grpmap_bdd.h"
-#endif
-#include "opal/mca/compress/bzip2/compress_bzip2.h"
 
 /* The engine's report lines of the last build. */
 static char log_buf[8192];
@@ -119,14 +108,7 @@ static void check_handle(const grpmap_handle_t *h, const gp_pattern_t *p)
 
 int main(void)
 {
-    const grpmap_repr_t *forms[] = {&grpmap_lattice_repr, &grpmap_bitmap_repr, &grpmap_gap_repr,
-                                    &grpmap_ef_repr,      &grpmap_array_repr,  &grpmap_blocks_repr,
-                                    &grpmap_bwt_repr,     &grpmap_wtr_repr,    &grpmap_packed_perm_repr,
-#ifndef GP_NO_BDD
-                                    &grpmap_bdd_repr,
-#endif
-    };
-    grpmap_engine_t e = {.reprs = forms, .nreprs = (int) (sizeof(forms) / sizeof(forms[0])),
+    grpmap_engine_t e = {.reprs = gp_forms, .nreprs = GP_NFORMS,
                          .strategy = GRPMAP_STRATEGY_HYBRID, .alpha = 0.25, .report = log_line};
     char failures[16384] = "", name[64];
     size_t flen = 0;

@@ -74,38 +74,6 @@ static void expect(const int32_t *p, int32_t n, int32_t world, int rc, const cha
     }
 }
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-static volatile uint32_t sink;
-
-/* median ns an operation over idx[0..cnt) in 101 batches; op 0: plain
- * array, 1: SELECT, 2: RANK */
-static double time_op(void *map, const int32_t *arr, const int32_t *idx, int32_t cnt, int op)
-{
-    double t[101];
-    int32_t per = cnt / 101, b, k;
-    uint32_t acc = 0;
-    for (b = 0; b < 101; b++) {
-        const int32_t *x = idx + b * per;
-        double t0 = test_now();
-        if (0 == op) {
-            for (k = 0; k < per; k++) acc += (uint32_t) arr[x[k]];
-        } else if (1 == op) {
-            for (k = 0; k < per; k++) acc += (uint32_t) R->select(map, x[k]);
-        } else {
-            for (k = 0; k < per; k++) acc += (uint32_t) R->rank(map, x[k]);
-        }
-        t[b] = (test_now() - t0) * 1e9 / per;
-    }
-    sink = acc;
-    qsort(t, 101, sizeof(double), cmpd);
-    return t[50];
-}
-
 int main(void)
 {
     uint64_t s = 7;
@@ -237,11 +205,13 @@ int main(void)
             CHECK(GRPMAP_OK == R->build(&in, &map), "%d runs declined", rho);
             printf("%6d runs          %6.2f  %6.2f  %9.1f  %7.1f\n", rho,
                    8.0 * (double) R->bytes(map) / n, rho > 1 ? log2((double) rho) : 0.0,
-                   time_op(map, p, idx, 200000, 1), time_op(map, p, idx, 200000, 2));
+                   gm_time(R, map, p, idx, 101, 200000 / 101, GM_TIME_SELECT),
+                   gm_time(R, map, p, idx, 101, 200000 / 101, GM_TIME_RANK_OF));
             if (1000 == rr[k]) {
                 printf("timing: SELECT median ns, 10^6 random on 100,000 members (%d runs): "
                        "wtr %.1f, int32 array %.1f\n",
-                       rho, time_op(map, p, idx, 1000000, 1), time_op(NULL, p, idx, 1000000, 0));
+                       rho, gm_time(R, map, p, idx, 101, 1000000 / 101, GM_TIME_SELECT),
+                       gm_time(R, NULL, p, idx, 101, 1000000 / 101, GM_TIME_ARRAY));
             }
             R->release(map);
         }

@@ -17,9 +17,7 @@
 #include <string.h>
 
 #include "ompi/mca/redist/redist_actions.h"
-
-#define CHECK(c, ...) do { if (!(c)) { fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); exit(1); } } while (0)
+#include "test/common/check.h"
 
 typedef struct { int rank; redist_action_t a; } step_t;
 typedef struct { step_t *s; int n, cap; } log_t;
@@ -36,15 +34,30 @@ static void emit(void *ctx, int rank, const redist_action_t *a)
     l->s[l->n++].a = *a;
 }
 
-static unsigned long long rng = 88172645463325252ULL;
+static uint64_t rng = 88172645463325252ULL;
 static int rnd(int n)
 {
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    return (int) (rng % (unsigned long long) n);
+    return (int) test_rand_below(&rng, (uint64_t) n);
 }
 
 /* 0: the cyclic DFS; 1: phases without breaking cycles; 2: with; 3: park */
 static int search;
+
+/* Is step i + 1 the receive (op) at rank, from peer, of step i's blocks? */
+static int received(const log_t *l, int i, int op, int rank, int peer)
+{
+    return i + 1 < l->n && op == l->s[i + 1].a.op && rank == l->s[i + 1].rank
+           && peer == l->s[i + 1].a.peer && l->s[i].a.n == l->s[i + 1].a.n;
+}
+
+/* Step i moves nb blocks from process from to process to, which must have
+ * as many free slots; from gets the slots they leave. */
+static void move_room(int *r2, int from, int to, int nb, const char *what, int i)
+{
+    CHECK(r2[to] >= nb, "%s: step %d: %d receives %d with %d free", what, i, to, nb, r2[to]);
+    r2[to] -= nb;
+    r2[from] += nb;
+}
 
 /* w[p*n+q]: blocks p sends q; room[p]: free slots.  Returns steps, or -1
  * when the search refused the map. */
@@ -84,44 +97,31 @@ static int run(int n, const int *w, const int *room0, const char *what)
             /* parking: u's blocks for peer2 held at peer */
             int r = s->a.peer, v = s->a.peer2;
             p = s->rank;
-            CHECK(i + 1 < l.n && REDIST_ACT_RECV_PARK == l.s[i + 1].a.op && l.s[i + 1].rank == r
-                  && l.s[i + 1].a.peer == p && l.s[i + 1].a.n == s->a.n,
+            CHECK(received(&l, i, REDIST_ACT_RECV_PARK, r, p),
                   "%s: step %d: parking without its receive", what, i);
             CHECK(left[p * n + v] >= s->a.n, "%s: step %d: parks more than %d has for %d", what,
                   i, p, v);
-            CHECK(r2[r] >= s->a.n, "%s: step %d: %d parks %d with %d free", what, i, r, s->a.n,
-                  r2[r]);
+            move_room(r2, p, r, s->a.n, what, i);
             left[p * n + v] -= s->a.n;
             parked[r * n + v] += s->a.n;
-            r2[r] -= s->a.n;
-            r2[p] += s->a.n;
             i += 2;
         } else if (REDIST_ACT_SEND_PARKED == s->a.op) {
             int r = s->rank, v = s->a.peer;
-            CHECK(i + 1 < l.n && REDIST_ACT_RECV == l.s[i + 1].a.op && l.s[i + 1].rank == v
-                  && l.s[i + 1].a.peer == r && l.s[i + 1].a.peer2 >= 0
-                  && l.s[i + 1].a.n == s->a.n, "%s: step %d: a parked send without its receive",
-                  what, i);
+            CHECK(received(&l, i, REDIST_ACT_RECV, v, r) && l.s[i + 1].a.peer2 >= 0,
+                  "%s: step %d: a parked send without its receive", what, i);
             CHECK(parked[r * n + v] >= s->a.n, "%s: step %d: %d sends on more than it holds",
                   what, i, r);
-            CHECK(r2[v] >= s->a.n, "%s: step %d: %d receives %d with %d free", what, i, v,
-                  s->a.n, r2[v]);
+            move_room(r2, r, v, s->a.n, what, i);
             parked[r * n + v] -= s->a.n;
-            r2[v] -= s->a.n;
-            r2[r] += s->a.n;
             i += 2;
         } else if (REDIST_ACT_SEND == s->a.op) {
-            CHECK(i + 1 < l.n && REDIST_ACT_RECV == l.s[i + 1].a.op
-                  && l.s[i + 1].rank == s->a.peer && l.s[i + 1].a.peer == s->rank
-                  && l.s[i + 1].a.n == s->a.n, "%s: step %d: a send without its receive", what, i);
             p = s->rank, q = s->a.peer;
+            CHECK(received(&l, i, REDIST_ACT_RECV, q, p), "%s: step %d: a send without its receive",
+                  what, i);
             CHECK(s->a.n > 0 && left[p * n + q] >= s->a.n, "%s: step %d: %d sends %d of %d to %d",
                   what, i, p, s->a.n, left[p * n + q], q);
-            CHECK(r2[q] >= s->a.n, "%s: step %d: %d receives %d with %d free", what, i, q,
-                  s->a.n, r2[q]);
+            move_room(r2, p, q, s->a.n, what, i);
             left[p * n + q] -= s->a.n;
-            r2[q] -= s->a.n;
-            r2[p] += s->a.n;
             i += 2;
         } else {
             /* a cycle: consecutive CYCLE steps, each sending to the next */

@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_pvar.h"
+
 static int rank, size;
 
 #define DIE(...)                                                                                  \
@@ -49,29 +51,16 @@ typedef struct {
 
 static pvar_t pvar_open(const char *name)
 {
-    int n;
-    MPI_T_pvar_get_num(&n);
-    for (int i = 0; i < n; i++) {
-        char vname[256], desc[1024];
-        int nlen = sizeof vname, dlen = sizeof desc, verb, cls, bind, ro, cont, atomic, count;
-        MPI_Datatype dt;
-        MPI_T_enum en;
-        if (MPI_SUCCESS != MPI_T_pvar_get_info(i, vname, &nlen, &verb, &cls, &dt, &en, desc,
-                                               &dlen, &bind, &ro, &cont, &atomic)) {
-            continue;
-        }
-        if (0 == strcmp(vname, name)) {
-            pvar_t p = {.type = dt};
-            if (MPI_SUCCESS != MPI_T_pvar_handle_alloc(session, i, NULL, &p.h, &count) ||
-                1 != count) {
-                DIE("cannot allocate a handle for %s", name);
-            }
-            if (!cont) MPI_T_pvar_start(session, p.h);
-            return p;
-        }
+    pvar_t p;
+    int cont, count, i = test_pvar_index(name, &p.type, &cont);
+    if (i < 0) {
+        DIE("MPI_T performance variable %s not found", name);
     }
-    DIE("MPI_T performance variable %s not found", name);
-    return (pvar_t){0};
+    if (MPI_SUCCESS != MPI_T_pvar_handle_alloc(session, i, NULL, &p.h, &count) || 1 != count) {
+        DIE("cannot allocate a handle for %s", name);
+    }
+    if (!cont) MPI_T_pvar_start(session, p.h);
+    return p;
 }
 
 static double pvar_read(pvar_t p)

@@ -33,14 +33,12 @@
 static int rank, nprocs, failures;
 static const char *dir;
 
-#define CHECK(cond, ...) do {                                         \
-        if (!(cond)) {                                                \
-            fprintf(stderr, "FAIL rank %d: ", rank);                  \
-            fprintf(stderr, __VA_ARGS__);                             \
-            fprintf(stderr, "\n");                                    \
-            failures++;                                               \
-        }                                                             \
-    } while (0)
+/* every rank reports its failures and goes on */
+#define CHECK_FAIL(...)                                                      \
+    (fprintf(stderr, "FAIL rank %d: ", rank), fprintf(stderr, __VA_ARGS__),  \
+     fprintf(stderr, "\n"), failures++)
+#include "check.h"
+#include "mpi_pvar.h"
 
 #define MPI_OK(call) do {                                             \
         int rc_ = (call);                                             \
@@ -52,14 +50,11 @@ static const char *dir;
         }                                                             \
     } while (0)
 
-/* xorshift, the same sequence on every rank for a given seed */
+/* the same sequence on every rank for a given seed */
 static uint64_t rng_state;
 static uint64_t rng(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return test_rand(&rng_state);
 }
 
 static unsigned char bg_byte(int64_t off) { return (unsigned char) ((off * 13) ^ 0x55); }
@@ -353,14 +348,60 @@ static void case_interleaved(const char *name, int rec, int nrec, MPI_Offset bas
     free_case(&t);
 }
 
+/* This rank's runs of an irregular indexed view. */
+typedef struct {
+    int n, cap;
+    int *bl;
+    MPI_Aint *dp;
+    int64_t total;   /* bytes */
+} runs_t;
+
+static void runs_init(runs_t *r, int cap)
+{
+    r->n = 0;
+    r->cap = cap;
+    r->bl = malloc(cap * sizeof(int));
+    r->dp = malloc(cap * sizeof(MPI_Aint));
+    r->total = 0;
+}
+
+static void runs_add(runs_t *r, int len, int64_t off)
+{
+    if (r->n == r->cap) {
+        r->cap *= 2;
+        r->bl = realloc(r->bl, r->cap * sizeof(int));
+        r->dp = realloc(r->dp, r->cap * sizeof(MPI_Aint));
+    }
+    r->bl[r->n] = len;
+    r->dp[r->n] = (MPI_Aint) off;
+    r->n++;
+    r->total += len;
+}
+
+/* t's file type from the runs (when there are any) */
+static int runs_view(const runs_t *r, tcase_t *t)
+{
+    if (r->n > 0) {
+        MPI_Type_create_hindexed(r->n, r->bl, r->dp, MPI_BYTE, &t->ftype);
+        MPI_Type_commit(&t->ftype);
+    }
+    return r->n > 0;
+}
+
+static void runs_free(runs_t *r)
+{
+    free(r->bl);
+    free(r->dp);
+}
+
 /* irregular indexed view with holes; memory every other byte */
 static void case_indexed(const char *name, uint64_t seed, int evens_only)
 {
     tcase_t t = base_case(name);
-    int cap = 4096, n = 0, i;
-    int *bl = malloc(cap * sizeof(int));
-    MPI_Aint *dp = malloc(cap * sizeof(MPI_Aint));
-    int64_t off = 0, total = 0;
+    runs_t runs;
+    int i;
+    int64_t off = 0;
+    runs_init(&runs, 4096);
     rng_state = seed;
     for (i = 0; i < 3000; i++) {
         int len = 1 + (int) (rng() % 300);
@@ -371,22 +412,12 @@ static void case_indexed(const char *name, uint64_t seed, int evens_only)
             owner = -1;
         }
         if (owner == rank) {
-            if (n == cap) {
-                cap *= 2;
-                bl = realloc(bl, cap * sizeof(int));
-                dp = realloc(dp, cap * sizeof(MPI_Aint));
-            }
-            bl[n] = len;
-            dp[n] = (MPI_Aint) off;
-            n++;
-            total += len;
+            runs_add(&runs, len, off);
         }
         off += len;
     }
-    if (n > 0) {
-        MPI_Type_create_hindexed(n, bl, dp, MPI_BYTE, &t.ftype);
-        MPI_Type_commit(&t.ftype);
-        MPI_Type_vector((int) total, 1, 2, MPI_BYTE, &t.mtype);
+    if (runs_view(&runs, &t)) {
+        MPI_Type_vector((int) runs.total, 1, 2, MPI_BYTE, &t.mtype);
         MPI_Type_commit(&t.mtype);
         t.mcount = 1;
     } else {
@@ -394,8 +425,7 @@ static void case_indexed(const char *name, uint64_t seed, int evens_only)
     }
     run_case(&t);
     free_case(&t);
-    free(bl);
-    free(dp);
+    runs_free(&runs);
 }
 
 /* Random cases: chunk sizes, holes, owners (often a rank other than the
@@ -405,14 +435,14 @@ static void case_fuzz(uint64_t seed)
 {
     static char name[64];
     tcase_t t;
-    int nchunks, maxlen, holes, stride, shift, cap = 1024, n = 0, i;
-    int *bl = malloc(cap * sizeof(int));
-    MPI_Aint *dp = malloc(cap * sizeof(MPI_Aint));
-    int64_t off = 0, total = 0;
+    int nchunks, maxlen, holes, stride, shift, i;
+    runs_t runs;
+    int64_t off = 0;
     const int maxlens[4] = {4, 64, 700, 9000};
     snprintf(name, sizeof(name), "fuzz-%llu", (unsigned long long) seed);
     t = base_case(name);
-    rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
+    runs_init(&runs, 1024);
+    rng_state = seed;
     nchunks = 1 + (int) (rng() % 1500);
     maxlen = maxlens[rng() % 4];
     holes = (int) (rng() % 3);              /* 0: none, 1: some, 2: many */
@@ -432,32 +462,21 @@ static void case_fuzz(uint64_t seed)
             owner = (int) (rng() % (uint64_t) nprocs);
         }
         if (owner == rank) {
-            if (n == cap) {
-                cap *= 2;
-                bl = realloc(bl, cap * sizeof(int));
-                dp = realloc(dp, cap * sizeof(MPI_Aint));
-            }
-            bl[n] = len;
-            dp[n] = (MPI_Aint) off;
-            n++;
-            total += len;
+            runs_add(&runs, len, off);
         }
         off += len;
     }
-    if (n > 0) {
-        MPI_Type_create_hindexed(n, bl, dp, MPI_BYTE, &t.ftype);
-        MPI_Type_commit(&t.ftype);
+    if (runs_view(&runs, &t)) {
         MPI_Type_create_resized(MPI_BYTE, 0, stride, &t.mtype);
         MPI_Type_commit(&t.mtype);
-        t.mcount = (int) total;
+        t.mcount = (int) runs.total;
     } else {
         t.mcount = 0;
         t.parts = 1;
     }
     run_case(&t);
     free_case(&t);
-    free(bl);
-    free(dp);
+    runs_free(&runs);
 }
 
 /* 2-D subarray of doubles; memory has a ghost layer of width 1 */
@@ -603,24 +622,6 @@ static void case_shared_read(void)
 
 /* ------------------------------------------------------------ MPI_T */
 
-static int pvar_index(const char *name)
-{
-    int n, i;
-    MPI_T_pvar_get_num(&n);
-    for (i = 0; i < n; i++) {
-        char nm[256], desc[1024];
-        int nl = sizeof(nm), dl = sizeof(desc), verb, cls, bind, ro, cont, atom;
-        MPI_Datatype dt;
-        MPI_T_enum en;
-        MPI_T_pvar_get_info(i, nm, &nl, &verb, &cls, &dt, &en, desc, &dl, &bind,
-                            &ro, &cont, &atom);
-        if (0 == strcmp(nm, name)) {
-            return i;
-        }
-    }
-    return -1;
-}
-
 /* Open MPI reports a counter (class COUNTER/TIMER) through a handle as what
  * accumulated since the handle was allocated, so the handles of the
  * counters are allocated once, before the calls, and kept. */
@@ -636,7 +637,7 @@ static double pvar_read(MPI_T_pvar_session ses, const char *name)
     for (k = 0; k < h_num && strcmp(h_names[k], name); k++) {
     }
     if (k == h_num) {
-        int idx = pvar_index(name);
+        int idx = test_pvar_index(name, NULL, NULL);
         if (idx < 0 || h_num == MAX_H) {
             CHECK(0, "performance variable %s not found", name);
             return -1.0;

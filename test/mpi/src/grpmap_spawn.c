@@ -12,31 +12,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mpi_pvar.h"
+
+/* MPI_T grpmap_base_groups, ~0 when there is none */
 static unsigned long long groups(void)
 {
-    int i, num, idx = -1, count;
     unsigned long long v = 0;
-    MPI_T_pvar_session s;
-    MPI_T_pvar_handle h;
-    MPI_T_pvar_get_num(&num);
-    for (i = 0; i < num; i++) {
-        char n[256], d[256];
-        int nl = sizeof(n), dl = sizeof(d), verb, cls, bind, ro, cont, atom;
-        MPI_Datatype dt;
-        MPI_T_enum en;
-        MPI_T_pvar_get_info(i, n, &nl, &verb, &cls, &dt, &en, d, &dl, &bind, &ro, &cont, &atom);
-        if (0 == strcmp(n, "grpmap_base_groups")) {
-            idx = i;
-        }
-    }
+    int idx = test_pvar_index("grpmap_base_groups", NULL, NULL);
     if (idx < 0) {
         return ~0ull;
     }
-    MPI_T_pvar_session_create(&s);
-    MPI_T_pvar_handle_alloc(s, idx, NULL, &h, &count);
-    MPI_T_pvar_read(s, h, &v);
-    MPI_T_pvar_handle_free(s, &h);
-    MPI_T_pvar_session_free(&s);
+    test_pvar_read_once(idx, &v);
     return v;
 }
 

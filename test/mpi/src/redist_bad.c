@@ -230,6 +230,19 @@ static int listed(const char *sel, const char *name)
     return 0;
 }
 
+/* base_cross, but on the bad ranks slot k goes to (dr, ds) */
+static void expect_dest(const char *name, const char *scope, int bad, int k, int dr, int ds,
+                        int want)
+{
+    struct args a;
+    base_cross(&a);
+    if (bad) {
+        a.dr[k] = dr;
+        a.ds[k] = ds;
+    }
+    expect(name, scope, &a, want, -1);
+}
+
 static void errors(void)
 {
     struct args a;
@@ -238,38 +251,14 @@ static void errors(void)
     for (int sc = 0; sc < 2; sc++) {
         const char *s = scopes[sc];
         int bad = 1 == sc || rank == n - 1;
-        base_cross(&a);
-        if (bad) {
-            a.dr[0] = n;
-        }
-        expect("rank-too-high", s, &a, MPI_ERR_RANK, -1);
-        base_cross(&a);
-        if (bad) {
-            a.dr[0] = -2;
-        }
-        expect("rank-negative", s, &a, MPI_ERR_RANK, -1);
-        base_cross(&a);
-        if (bad) {
-            a.ds[0] = NB;
-        }
-        expect("slot-too-high", s, &a, MPI_ERR_ARG, -1);
-        base_cross(&a);
-        if (bad) {
-            a.ds[0] = -1;
-        }
-        expect("slot-negative", s, &a, MPI_ERR_ARG, -1);
-        base_cross(&a);
-        if (bad) { /* slot 3 to where slot 1 goes */
-            a.dr[3] = rank;
-            a.ds[3] = 0;
-        }
-        expect("two-to-one-slot-same-rank", s, &a, MPI_ERR_ARG, -1);
-        base_cross(&a);
-        if (bad) { /* slot 3 to where rank r+1's slot 0 goes */
-            a.dr[3] = (rank + 2) % n;
-            a.ds[3] = 1;
-        }
-        expect("two-to-one-slot-two-ranks", s, &a, MPI_ERR_ARG, -1);
+        /* slot 0 goes to ((r+1)%n, 1): a bad rank, then a bad slot */
+        expect_dest("rank-too-high", s, bad, 0, n, 1, MPI_ERR_RANK);
+        expect_dest("rank-negative", s, bad, 0, -2, 1, MPI_ERR_RANK);
+        expect_dest("slot-too-high", s, bad, 0, (rank + 1) % n, NB, MPI_ERR_ARG);
+        expect_dest("slot-negative", s, bad, 0, (rank + 1) % n, -1, MPI_ERR_ARG);
+        /* slot 3 to where slot 1 goes, then to where rank r+1's slot 0 goes */
+        expect_dest("two-to-one-slot-same-rank", s, bad, 3, rank, 0, MPI_ERR_ARG);
+        expect_dest("two-to-one-slot-two-ranks", s, bad, 3, (rank + 2) % n, 1, MPI_ERR_ARG);
         base_cross(&a);
         if (0 == sc) {
             a.count = bad ? 3 : 2;

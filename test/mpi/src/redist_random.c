@@ -24,15 +24,13 @@
  * "redist_random: seed S, N maps, R refused, 0 failed".
  */
 #include "redist_util.c"
+#include "check.h"
 
 static uint64_t rng;
 
-static uint64_t rnd(void) /* splitmix64 */
+static uint64_t rnd(void)
 {
-    uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return test_rand(&rng);
 }
 
 static int rnd_int(int lo, int hi) /* lo..hi inclusive */

@@ -23,6 +23,7 @@
  */
 #include <mpi.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,18 +42,24 @@ static MPI_Datatype vec; /* every other long */
 static long failures, messages;
 static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            char msg_[256];                                                    \
-            snprintf(msg_, sizeof(msg_), __VA_ARGS__);                         \
-            fprintf(stderr, "FAIL [rank %d thread %d] %s: %s\n", rank, t,      \
-                    mode_name[m], msg_);                                       \
-            pthread_mutex_lock(&count_lock);                                   \
-            failures++;                                                        \
-            pthread_mutex_unlock(&count_lock);                                 \
-        }                                                                      \
-    } while (0)
+/* A failure of thread t in mode m: reported in one line (the threads
+ * report at once), counted, and the run goes on. */
+__attribute__((format(printf, 3, 4)))
+static void thread_failed(int t, int m, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "FAIL [rank %d thread %d] %s: %s\n", rank, t, mode_name[m], msg);
+    pthread_mutex_lock(&count_lock);
+    failures++;
+    pthread_mutex_unlock(&count_lock);
+}
+
+#define CHECK_FAIL(...) thread_failed(t, m, __VA_ARGS__)
+#include "check.h"
 
 /* The message src sends dst: its seed and shape. */
 typedef struct {
