@@ -17,6 +17,13 @@
 
 #include "opal/mca/mca.h"
 #include "opal/mca/base/mca_base_pvar.h"
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/util/output.h"
+#include "opal/util/show_help.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* The suite's MPI_T performance variables are all statistics a tool may
  * read at any time: read-only, continuous (no start/stop), bound to no
@@ -47,6 +54,56 @@ static inline int common_suite_component_pvar_register(const mca_base_component_
                                             MCA_BASE_PVAR_FLAG_READONLY
                                                 | MCA_BASE_PVAR_FLAG_CONTINUOUS,
                                             get, NULL, NULL, ctx);
+}
+
+/* show_help text printed by this process on its own output stream.
+ * Open MPI 4.1.4 with this PMIx loses some show_help messages forwarded
+ * to mpirun ("Data unpack would read past end of buffer" in
+ * orte/util/show_help.c), and a message about a bad parameter must not be
+ * lost: the text is formatted here and written locally, so the caller
+ * decides which processes speak (usually one). */
+#define common_suite_show_help(file, topic, ...)                              \
+    do {                                                                      \
+        char *msg_ = opal_show_help_string((file), (topic), true, __VA_ARGS__); \
+        if (NULL != msg_) {                                                   \
+            opal_output(0, "%s", msg_);                                       \
+            free(msg_);                                                       \
+        }                                                                     \
+    } while (0)
+
+/* An integer MCA variable registered once, with its default set where it
+ * is registered (the default written in one place); storage is an int.
+ * Bounds are checked where the value is used (common_suite_int_in_range),
+ * because a registration runs in ompi_info too, where a bad value from
+ * the environment must not print anything. */
+static inline int common_suite_register_int(const mca_base_component_t *c, const char *name,
+                                            const char *desc, int info_level, int dflt,
+                                            int *storage)
+{
+    *storage = dflt;
+    return mca_base_component_var_register(c, name, desc, MCA_BASE_VAR_TYPE_INT, NULL, 0, 0,
+                                           info_level, MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
+/* Is value (of the MCA variable var, full name) inside [lo, hi]?  If not
+ * and say is true, prints the suite's one "bad value" message (help-
+ * common-suite.txt) naming the variable, its value, the accepted range
+ * and outcome, what happens now ("using 4096 instead", "MPI_Init fails").
+ * The caller applies the outcome: a fallback or an error, as documented
+ * for that variable. */
+static inline bool common_suite_int_in_range(const char *var, long long value, long long lo,
+                                             long long hi, bool say, const char *outcome)
+{
+    char v[32], range[64];
+    if (value >= lo && value <= hi) {
+        return true;
+    }
+    if (say) {
+        snprintf(v, sizeof(v), "%lld", value);
+        snprintf(range, sizeof(range), "%lld .. %lld", lo, hi);
+        common_suite_show_help("help-common-suite.txt", "bad-value", var, v, range, outcome);
+    }
+    return false;
 }
 
 #endif
