@@ -140,11 +140,15 @@ sub tail_file {
 
 # ---------------------------------------------------------------- tarball
 
+# APT's source lists, in both the one-line and the deb822 format.
+sub apt_source_files {
+    return grep { -f } ('/etc/apt/sources.list',
+                        glob('/etc/apt/sources.list.d/*.list'),
+                        glob('/etc/apt/sources.list.d/*.sources'));
+}
+
 sub have_deb_src {
-    my @files = grep { -f } ('/etc/apt/sources.list',
-                             glob('/etc/apt/sources.list.d/*.list'),
-                             glob('/etc/apt/sources.list.d/*.sources'));
-    for my $f (@files) {
+    for my $f (apt_source_files()) {
         open(my $fh, '<', $f) or next;
         while (<$fh>) {
             return 1 if /^\s*deb-src\s/ || /^\s*Types:.*\bdeb-src\b/i;
@@ -157,10 +161,7 @@ sub have_deb_src {
 # either the one-line or the deb822 format; fall back to deb.debian.org and
 # the codename in /etc/os-release.
 sub debian_archive {
-    my @files = grep { -f } ('/etc/apt/sources.list',
-                             glob('/etc/apt/sources.list.d/*.list'),
-                             glob('/etc/apt/sources.list.d/*.sources'));
-    for my $f (@files) {
+    for my $f (apt_source_files()) {
         open(my $fh, '<', $f) or next;
         local $/ = undef;
         my $text = <$fh>;
