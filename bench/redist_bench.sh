@@ -29,7 +29,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 mpirun() { timeout -k 10 900 "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe -np "$NP" "$@"; }
-"$PREFIX/bin/mpicc" -O2 -Wall -o "$work/rb" "$TOP/bench/redist_bench.c"
+"$PREFIX/bin/mpicc" -O2 -Wall -I"$TOP/test/common" -o "$work/rb" "$TOP/bench/redist_bench.c"
 
 echo "== MADRE: $NP ranks, $NBLOCKS blocks of 16000 bytes a rank, components: $COMPS"
 mpirun "$work/rb" -b "$NBLOCKS" -r "$REPS" "${maps[@]}" $COMPS | tee "$work/rows.txt" | grep -vE '^(row|blockwise) '

@@ -1,0 +1,233 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Per-communicator memory and the latency around it (issue 19; seed 001's
+ * communicator-split benchmark).
+ *
+ *   comm_memory mem K     each rank creates K communicators of one kind and
+ *                         keeps them, then frees them; kinds: dup (of the
+ *                         world), row and col (of a 2-D grid from
+ *                         MPI_Dims_create, by MPI_Comm_split), plane (z
+ *                         planes of a 3-D grid, by MPI_Comm_split), cart
+ *                         (MPI_Cart_sub rows of a 2-D Cartesian grid).  Per
+ *                         kind it prints the heap growth per communicator,
+ *                         averaged over the ranks, two ways: glibc's
+ *                         mallinfo2 (arena + mmapped bytes in use) and an
+ *                         interposed counter (test/common/heap_counter.h):
+ *                           mem KIND members=M bytes_mallinfo=X bytes_counter=Y
+ *   comm_memory lat REPS  median over REPS interleaved repeats of: 0- and
+ *                         8-byte ping-pong (ranks 0 and 1), a 6-neighbour
+ *                         halo of 8 doubles on a periodic 3-D Cartesian
+ *                         communicator, an 8-byte MPI_Allreduce:
+ *                           lat NAME us=T
+ *
+ * The script (comm_memory.sh) runs both under stock settings and with
+ * grpmap + ob1's sparse peer table, and prints ratios and slopes.
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "heap_counter.h"
+
+static int rank, size;
+
+static long long mallinfo_bytes(void)
+{
+    struct mallinfo2 m = mallinfo2();
+    return (long long) (m.uordblks + m.hblkhd);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+/* One communicator of the kind; *members gets its size. */
+static MPI_Comm make_comm(const char *kind, MPI_Comm cart2)
+{
+    int d2[2] = {0, 0}, d3[3] = {0, 0, 0};
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Dims_create(size, 2, d2);
+    MPI_Dims_create(size, 3, d3);
+    if (0 == strcmp(kind, "dup")) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    } else if (0 == strcmp(kind, "row")) {
+        MPI_Comm_split(MPI_COMM_WORLD, rank / d2[1], rank, &c);
+    } else if (0 == strcmp(kind, "col")) {
+        MPI_Comm_split(MPI_COMM_WORLD, rank % d2[1], rank, &c);
+    } else if (0 == strcmp(kind, "plane")) {
+        MPI_Comm_split(MPI_COMM_WORLD, rank / (d3[1] * d3[2]), rank, &c);
+    } else if (0 == strcmp(kind, "cart")) {
+        int keep[2] = {0, 1};
+        MPI_Cart_sub(cart2, keep, &c);
+    } else {
+        CHECK(0, "unknown kind %s", kind);
+    }
+    return c;
+}
+
+static void mem(int k)
+{
+    static const char *kinds[] = {"dup", "row", "col", "plane", "cart"};
+    MPI_Comm *cs = xmalloc(k * sizeof(*cs)), cart2;
+    int d2[2] = {0, 0}, periods[2] = {0, 0};
+
+    MPI_Dims_create(size, 2, d2);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, d2, periods, 0, &cart2);
+    for (size_t t = 0; t < sizeof(kinds) / sizeof(kinds[0]); t++) {
+        long long m0, h0, v[2], sum[2];
+        int members;
+        /* one created and freed first: lazily allocated state of the
+         * parent (free lists, the collective modules' buffers) is not the
+         * new communicators' */
+        MPI_Comm warm = make_comm(kinds[t], cart2);
+        MPI_Comm_free(&warm);
+        MPI_Barrier(MPI_COMM_WORLD);
+        m0 = mallinfo_bytes();
+        h0 = heap_cur;
+        for (int i = 0; i < k; i++) {
+            cs[i] = make_comm(kinds[t], cart2);
+        }
+        v[0] = mallinfo_bytes() - m0;
+        v[1] = heap_cur - h0;
+        MPI_Comm_size(cs[0], &members);
+        for (int i = 0; i < k; i++) {
+            MPI_Comm_free(&cs[i]);
+        }
+        MPI_Allreduce(v, sum, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        if (0 == rank) {
+            printf("mem %s members=%d bytes_mallinfo=%.1f bytes_counter=%.1f\n", kinds[t], members,
+                   (double) sum[0] / size / k, (double) sum[1] / size / k);
+            fflush(stdout);
+        }
+    }
+    MPI_Comm_free(&cart2);
+    free(cs);
+}
+
+/* ---- latency ------------------------------------------------------------ */
+#define ITERS 2000
+
+static double pingpong(int bytes)
+{
+    char buf[8] = {0};
+    double t0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    for (int i = 0; i < ITERS; i++) {
+        if (0 == rank) {
+            MPI_Send(buf, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(buf, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (1 == rank) {
+            MPI_Recv(buf, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+        }
+    }
+    return (MPI_Wtime() - t0) / ITERS / 2 * 1e6;
+}
+
+static double halo(MPI_Comm cart3)
+{
+    double out[6][8], in[6][8], t0;
+    MPI_Request req[12];
+    for (int d = 0; d < 6; d++) {
+        for (int i = 0; i < 8; i++) {
+            out[d][i] = rank * 100 + d * 10 + i;
+        }
+    }
+    MPI_Barrier(cart3);
+    t0 = MPI_Wtime();
+    for (int it = 0; it < ITERS / 4; it++) {
+        int n = 0;
+        for (int dim = 0; dim < 3; dim++) {
+            int lo, hi;
+            MPI_Cart_shift(cart3, dim, 1, &lo, &hi);
+            MPI_Irecv(in[2 * dim], 8, MPI_DOUBLE, lo, dim, cart3, &req[n++]);
+            MPI_Irecv(in[2 * dim + 1], 8, MPI_DOUBLE, hi, 3 + dim, cart3, &req[n++]);
+            MPI_Isend(out[2 * dim + 1], 8, MPI_DOUBLE, hi, dim, cart3, &req[n++]);
+            MPI_Isend(out[2 * dim], 8, MPI_DOUBLE, lo, 3 + dim, cart3, &req[n++]);
+        }
+        MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    }
+    t0 = MPI_Wtime() - t0;
+    /* the value from the low neighbour of dimension 0 is its "up" face */
+    {
+        int lo, hi;
+        MPI_Cart_shift(cart3, 0, 1, &lo, &hi);
+        CHECK(in[0][3] == lo * 100 + 1 * 10 + 3, "halo: got %g from %d", in[0][3], lo);
+    }
+    return t0 / (ITERS / 4) * 1e6;
+}
+
+static double allreduce(void)
+{
+    double t0;
+    long long v = rank, s;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    for (int i = 0; i < ITERS / 4; i++) {
+        MPI_Allreduce(&v, &s, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    }
+    t0 = MPI_Wtime() - t0;
+    CHECK(s == (long long) size * (size - 1) / 2, "allreduce: %lld", s);
+    return t0 / (ITERS / 4) * 1e6;
+}
+
+static void lat(int reps)
+{
+    enum { PP0, PP8, HALO, ALLRED, NT };
+    static const char *names[NT] = {"pingpong0", "pingpong8", "halo6", "allreduce8"};
+    double *t[NT], v;
+    int d3[3] = {0, 0, 0}, periods[3] = {1, 1, 1};
+    MPI_Comm cart3;
+
+    MPI_Dims_create(size, 3, d3);
+    MPI_Cart_create(MPI_COMM_WORLD, 3, d3, periods, 0, &cart3);
+    for (int k = 0; k < NT; k++) {
+        t[k] = xmalloc(reps * sizeof(double));
+    }
+    (void) pingpong(0); /* first contacts, warm caches */
+    (void) halo(cart3);
+    for (int r = 0; r < reps; r++) {
+        t[PP0][r] = pingpong(0);
+        t[PP8][r] = pingpong(8);
+        v = halo(cart3);
+        MPI_Allreduce(&v, &t[HALO][r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        v = allreduce();
+        MPI_Allreduce(&v, &t[ALLRED][r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    }
+    if (0 == rank) {
+        for (int k = 0; k < NT; k++) {
+            qsort(t[k], reps, sizeof(double), cmp_double);
+            printf("lat %s us=%.4f\n", names[k], t[k][reps / 2]);
+        }
+    }
+    for (int k = 0; k < NT; k++) {
+        free(t[k]);
+    }
+    MPI_Comm_free(&cart3);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    CHECK(3 == argc && (0 == strcmp(argv[1], "mem") || 0 == strcmp(argv[1], "lat")),
+          "usage: comm_memory mem K | lat REPS");
+    if (0 == strcmp(argv[1], "mem")) {
+        mem(atoi(argv[2]));
+    } else {
+        CHECK(size >= 2, "lat needs 2 ranks or more");
+        lat(atoi(argv[2]));
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026 The ompi-research-components authors.
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Per-communicator memory (bench/comm_memory.c, issue 19): at NPS ranks
+# (oversubscribed), each rank creates K communicators of each kind (dup of
+# the world, rows and columns of a 2-D grid, planes of a 3-D grid, rows by
+# MPI_Cart_sub) and measures its heap growth per communicator, under
+#   stock   dense group maps (grpmap_base_min_size above the job) and ob1's
+#           flat peer table (pml_ob1_sparse_peers_min -1);
+#   suite   every group offered to grpmap (grpmap_base_min_size 0) and
+#           every peer table sparse (pml_ob1_sparse_peers_min 0).
+# Per kind and setting: bytes per communicator at each size, the slope in
+# bytes per member (least squares over the sizes: the part that grows with
+# the job), and both extrapolated to 262,144 ranks (the seed's BG/Q run:
+# 60 MB -> 20 MB per process for its benchmark).
+# Then latency (NP_LAT ranks, LAT_RUNS runs of each setting interleaved,
+# each the median of LAT_REPS repeats): ping-pong 0 and 8 bytes, a
+# 6-neighbour halo on a 3-D grid, an 8-byte allreduce; ratio suite/stock
+# (median over runs).
+#
+#   bench/comm_memory.sh   (env: NPS="8 16 32 64" K=1000 NP_LAT=4
+#                           LAT_RUNS=5 LAT_REPS=9 EXTRA_SUITE="--mca ...")
+set -euo pipefail
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PREFIX=${PREFIX:-$TOP/_install}
+NPS=${NPS:-8 16 32 64} K=${K:-1000} NP_LAT=${NP_LAT:-4}
+LAT_RUNS=${LAT_RUNS:-5} LAT_REPS=${LAT_REPS:-9}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+mpirun() { timeout -k 10 1800 "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe "$@"; }
+"$PREFIX/bin/mpicc" -O2 -Wall -I"$TOP/test/common" -o "$work/cm" "$TOP/bench/comm_memory.c"
+
+stock=(--mca pml ob1 --mca grpmap_base_min_size 1000000000 --mca pml_ob1_sparse_peers_min -1)
+# shellcheck disable=SC2206
+suite=(--mca pml ob1 --mca grpmap_base_min_size 0 --mca pml_ob1_sparse_peers_min 0 ${EXTRA_SUITE:-})
+
+echo "== memory per communicator: K=$K communicators of each kind, ranks: $NPS"
+for np in $NPS; do
+    for s in stock suite; do
+        declare -n args=$s
+        mpirun -np "$np" "${args[@]}" "$work/cm" mem "$K" | sed "s/^mem /mem $s np=$np /" | tee -a "$work/mem.txt"
+    done
+done
+
+echo
+echo "bytes per communicator (interposed counter; mallinfo2 in parentheses):"
+awk '
+{ s = $2; np = substr($3, 4); kind = $4; m = substr($5, 9)
+  split($6, a, "="); mi = a[2]; split($7, b, "="); ct = b[2]
+  key = kind " " s; keys[key] = 1; kinds[kind] = 1
+  n[key]++; X[key, n[key]] = m; Y[key, n[key]] = ct; YM[key, n[key]] = mi; NP[key, n[key]] = np }
+END {
+  printf "%-6s %-6s", "kind", "setting"
+  for (i = 1; i <= n["dup stock"]; i++) printf " %16s", "np=" NP["dup stock", i]
+  printf " %10s %14s %16s\n", "B/member", "at 262144 (MB)", "suite/stock there"
+  split("dup row col plane cart", order, " ")
+  for (o = 1; o <= 5; o++) {
+    kind = order[o]; if (!(kind in kinds)) continue
+    for (ss = 1; ss <= 2; ss++) {
+      s = ss == 1 ? "stock" : "suite"; key = kind " " s; if (!(key in keys)) continue
+      sx = sy = sxx = sxy = 0; k = n[key]
+      printf "%-6s %-6s", kind, s
+      for (i = 1; i <= k; i++) {
+        printf " %7.0f (%6.0f)", Y[key, i], YM[key, i]
+        sx += X[key, i]; sy += Y[key, i]; sxx += X[key, i] ^ 2; sxy += X[key, i] * Y[key, i]
+      }
+      den = k * sxx - sx * sx
+      slope = den > 0 ? (k * sxy - sx * sy) / den : 0
+      icpt = (sy - slope * sx) / k
+      # members at 262,144 ranks: the kind grows as it does here
+      # (dup: N; rows, columns, cart rows: sqrt N; planes: N^(2/3))
+      big = kind == "dup" ? 262144 : (kind == "plane" ? 4096 : 512)
+      at = icpt + slope * big
+      ext[kind, s] = at
+      printf " %10.2f %14.3f", slope, at * 1000 / 1048576
+      if (s == "suite" && ext[kind, "stock"] > 0) printf " %15.2fx", at / ext[kind, "stock"]
+      printf "\n"
+    }
+  }
+  print "(at 262144: K=1000 communicators of the kind, members as the kind grows: dup N, row/col/cart sqrt N = 512, plane N^(2/3) = 4096)"
+}' "$work/mem.txt"
+
+echo
+echo "== latency: $NP_LAT ranks, $LAT_RUNS runs of each setting interleaved, median of $LAT_REPS repeats each"
+for r in $(seq "$LAT_RUNS"); do
+    for s in stock suite; do
+        declare -n args=$s
+        mpirun -np "$NP_LAT" "${args[@]}" "$work/cm" lat "$LAT_REPS" | sed "s/^lat /lat $s run=$r /" >>"$work/lat.txt"
+    done
+done
+awk '
+function med(arr, k,   i, j, t) { for (i = 2; i <= k; i++) { t = arr[i]; for (j = i - 1; j >= 1 && arr[j] > t; j--) arr[j + 1] = arr[j]; arr[j + 1] = t }
+  return k % 2 ? arr[(k + 1) / 2] : (arr[k / 2] + arr[k / 2 + 1]) / 2 }
+{ s = $2; r = substr($3, 5); name = $4; split($5, a, "="); v[name, s, r] = a[2]; names[name] = 1; if (r > R) R = r }
+END {
+  printf "%-12s %12s %12s %18s\n", "test", "stock us", "suite us", "suite/stock"
+  split("pingpong0 pingpong8 halo6 allreduce8", order, " ")
+  for (o = 1; o <= 4; o++) {
+    name = order[o]; if (!(name in names)) continue
+    delete ra; delete st; delete su
+    for (r = 1; r <= R; r++) { st[r] = v[name, "stock", r]; su[r] = v[name, "suite", r]; ra[r] = su[r] / st[r] }
+    printf "%-12s %12.3f %12.3f %17.3fx\n", name, med(st, R), med(su, R), med(ra, R)
+  }
+  print "(suite/stock: median over the runs of each run pair'"'"'s ratio)"
+}' "$work/lat.txt"
