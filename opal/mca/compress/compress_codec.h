@@ -80,4 +80,19 @@ typedef struct opal_compress_codec_t {
                           size_t expected_len);
 } opal_compress_codec_t;
 
+/*
+ * Defines the descriptor `const opal_compress_codec_t
+ * mca_compress_<codec>_codec` of a codec whose functions are fn_bound,
+ * fn_compress and fn_decompress.  One shape for every codec, so that a new
+ * codec's table is one line and cannot miss a member:
+ *
+ *   OPAL_COMPRESS_CODEC(lz4, lz4, OPAL_COMPRESS_ID_LZ4, OPAL_COMPRESS_SPEED_FAST,
+ *                       OPAL_COMPRESS_DT_ANY);
+ */
+#define OPAL_COMPRESS_CODEC(codec, fn, wire_id, speed_class, dts)                     \
+    const opal_compress_codec_t mca_compress_##codec##_codec = {                      \
+        .name = #codec, .id = (wire_id), .speed = (speed_class), .datatypes = (dts),  \
+        .bound = fn##_bound, .compress = fn##_compress, .decompress = fn##_decompress \
+    }
+
 #endif /* OPAL_MCA_COMPRESS_CODEC_H */

@@ -5,7 +5,8 @@
  * The compress framework as a caller sees it inside an OPAL process:
  * which codecs are open (by name and by wire id), a round trip through each,
  * and the legacy whole-file interface (opal_compress) including a corrupt
- * file.  Prints "codecs: name,name,..." and "compress_framework: OK".
+ * file, a file of the older format version 1 and of an unknown version.
+ * Prints "codecs: name,name,..." and "compress_framework: OK".
  *
  * Usage: compress_framework [DIR-for-files]
  */
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "opal/mca/base/base.h"
 #include "opal/mca/compress/base/base.h"
@@ -25,6 +27,31 @@
 static int fails = 0;
 #define CHECK_FAIL(...) (printf("FAIL: " __VA_ARGS__), printf("\n"), fails++)
 #include "check.h"
+
+/* Writes a compressed file by hand: the magic with format version ver, then
+ * one stored (raw) block of data[0..n) that claims checksum sum. */
+static void write_raw_file(const char *path, char ver, const char *data, size_t n, uint64_t sum)
+{
+    const char magic[8] = {'O', 'P', 'A', 'L', 'C', 'Z', ver, '\n'};
+    unsigned char hdr[17] = {0}; /* codec id 0: stored raw */
+    FILE *f = fopen(path, "wb");
+    opal_compress_base_store_le32(hdr + 1, (uint32_t) n);
+    opal_compress_base_store_le32(hdr + 5, (uint32_t) n);
+    opal_compress_base_store_le64(hdr + 9, sum);
+    fwrite(magic, 1, sizeof(magic), f);
+    fwrite(hdr, 1, sizeof(hdr), f);
+    fwrite(data, 1, n, f);
+    fclose(f);
+}
+
+static int file_is(const char *path, const char *data, size_t n)
+{
+    char buf[256];
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(buf, 1, sizeof(buf), f) : 0;
+    if (f) fclose(f);
+    return got == n && 0 == memcmp(buf, data, n);
+}
 
 static int files_equal(const char *a, const char *b)
 {
@@ -85,6 +112,11 @@ int main(int argc, char **argv)
         fclose(f);
         int rc = opal_compress.compress(path, &cname, &postfix);
         CHECK(OPAL_SUCCESS == rc, "file compress rc %d", rc);
+        f = fopen(cname, "rb");
+        char m[8] = {0};
+        CHECK(NULL != f && 8 == fread(m, 1, 8, f) && 0 == memcmp(m, "OPALCZ2\n", 8),
+              "a new file is not written in format version 2");
+        if (f) fclose(f);
         printf("file: %s -> %s (postfix %s, codec %s)\n", path, cname, postfix,
                opal_compress_base_selected_component.base_version.mca_component_name);
         char orig[4200];
@@ -121,6 +153,50 @@ int main(int argc, char **argv)
         rc = opal_compress.compress((char *) dir, &cname, &postfix);
         CHECK(OPAL_ERR_NOT_SUPPORTED == rc, "directory compress rc %d", rc);
         free(cname); free(postfix);
+    }
+
+    /* File format versions, with stored blocks (no codec needed).  The
+     * version 1 fixture's checksum was computed by the version 1 code. */
+    {
+        static const char v1_data[] = "written by the version 1 file format\n";
+        const uint64_t v1_sum = 0xe2d8460a69dd8b8eull;
+        const size_t n1 = sizeof(v1_data) - 1;
+        char zpath[4096], opath[4200];
+        int rc;
+        snprintf(zpath, sizeof(zpath), "%s/fmt.z", dir);
+        snprintf(opath, sizeof(opath), "%s/fmt.out", dir);
+
+        write_raw_file(zpath, '1', v1_data, n1, v1_sum);
+        rc = opal_compress_base_file_decompress(zpath, opath);
+        CHECK(OPAL_SUCCESS == rc && file_is(opath, v1_data, n1),
+              "a version 1 file does not decode (rc %d)", rc);
+        unlink(opath);
+
+        write_raw_file(zpath, '1', v1_data, n1, v1_sum ^ 1);
+        rc = opal_compress_base_file_decompress(zpath, opath);
+        CHECK(OPAL_ERR_UNPACK_FAILURE == rc && 0 != access(opath, F_OK),
+              "a version 1 file with a wrong checksum: rc %d", rc);
+
+        write_raw_file(zpath, '2', v1_data, n1, opal_compress_base_checksum(v1_data, n1));
+        rc = opal_compress_base_file_decompress(zpath, opath);
+        CHECK(OPAL_SUCCESS == rc && file_is(opath, v1_data, n1),
+              "a version 2 stored block does not decode (rc %d)", rc);
+        unlink(opath);
+
+        /* a version 2 file whose data changed after it was written */
+        char bad[sizeof(v1_data)];
+        memcpy(bad, v1_data, sizeof(bad));
+        bad[5] ^= 0x20;
+        write_raw_file(zpath, '2', bad, n1, opal_compress_base_checksum(v1_data, n1));
+        rc = opal_compress_base_file_decompress(zpath, opath);
+        CHECK(OPAL_ERR_UNPACK_FAILURE == rc && 0 != access(opath, F_OK),
+              "a corrupt version 2 file: rc %d", rc);
+
+        write_raw_file(zpath, '9', v1_data, n1, opal_compress_base_checksum(v1_data, n1));
+        rc = opal_compress_base_file_decompress(zpath, opath);
+        CHECK(OPAL_ERR_UNPACK_FAILURE == rc && 0 != access(opath, F_OK),
+              "an unknown format version: rc %d", rc);
+        unlink(zpath);
     }
 
     free(src); free(dst);

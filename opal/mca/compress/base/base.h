@@ -8,6 +8,9 @@
 #include "opal_config.h"
 #include "opal/mca/base/base.h"
 #include "opal/mca/compress/compress.h"
+/* opal_compress_base_checksum(), the suite's one checksum (files, zcomp's
+ * wire), is static inline there: C library only, for the plain-C tests. */
+#include "opal/mca/compress/base/compress_base_bytes.h"
 
 BEGIN_C_DECLS
 
@@ -40,18 +43,60 @@ OPAL_DECLSPEC int opal_compress_base_file_compress(const opal_compress_codec_t *
                                                    const char *fname, const char *cname);
 OPAL_DECLSPEC int opal_compress_base_file_decompress(const char *cname, const char *fname);
 
-/* A fast 64-bit checksum of a buffer, to detect corrupt data that a codec
- * decodes without error (not a cryptographic hash). */
-OPAL_DECLSPEC uint64_t opal_compress_base_checksum(const void *buf, size_t len);
-
 /* For components: register an integer knob "compress_<component>_<name>"
  * (level 5, read-only after start) and check its range at open, saying what
- * is wrong through show_help. */
+ * is wrong with the suite's bad-value message (common_suite_int_in_range). */
 OPAL_DECLSPEC int opal_compress_base_register_int(opal_compress_base_component_t *comp,
                                                   const char *name, const char *help,
                                                   int *storage);
 OPAL_DECLSPEC int opal_compress_base_check_range(opal_compress_base_component_t *comp,
                                                  const char *name, int value, int lo, int hi);
+
+/*
+ * Defines the component `opal_compress_base_component_t
+ * mca_compress_<comp>_component`, offering the codec
+ * mca_compress_<comp>_codec (OPAL_COMPRESS_CODEC) with whole-file priority
+ * prio; open and reg are its mca_open_component and
+ * mca_register_component_params (NULL for none).  Every compress component
+ * has this one shape, so that a new codec's component is one line; the
+ * mca_base_component_t fields keep Open MPI's names.
+ */
+#define OPAL_COMPRESS_COMPONENT(comp, prio, open, reg)                              \
+    opal_compress_base_component_t mca_compress_##comp##_component = {              \
+        .base_version = {                                                           \
+            OPAL_COMPRESS_BASE_VERSION_3_0_0,                                       \
+            .mca_component_name = #comp,                                            \
+            MCA_BASE_MAKE_VERSION(component, OPAL_MAJOR_VERSION, OPAL_MINOR_VERSION, \
+                                  OPAL_RELEASE_VERSION),                            \
+            .mca_open_component = (open),                                           \
+            .mca_register_component_params = (reg),                                 \
+        },                                                                          \
+        .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},                          \
+        .codec = &mca_compress_##comp##_codec,                                      \
+        .priority = (prio),                                                         \
+    }
+
+/*
+ * OPAL_COMPRESS_COMPONENT for a component with one integer knob
+ * compress_<comp>_<knob> (stored in int mca_compress_<comp>_<knob>,
+ * described by help): registered with the component, and checked against
+ * lo .. hi (evaluated when the component opens) so that a bad value
+ * disables this codec with a message.
+ */
+#define OPAL_COMPRESS_COMPONENT_WITH_INT(comp, prio, knob, lo, hi, help)                \
+    static int comp##_register(void);                                                   \
+    static int comp##_open(void);                                                       \
+    OPAL_COMPRESS_COMPONENT(comp, prio, comp##_open, comp##_register);                  \
+    static int comp##_register(void)                                                    \
+    {                                                                                   \
+        return opal_compress_base_register_int(&mca_compress_##comp##_component, #knob, \
+                                               help, &mca_compress_##comp##_##knob);    \
+    }                                                                                   \
+    static int comp##_open(void)                                                        \
+    {                                                                                   \
+        return opal_compress_base_check_range(&mca_compress_##comp##_component, #knob,  \
+                                              mca_compress_##comp##_##knob, (lo), (hi)); \
+    }
 
 END_C_DECLS
 

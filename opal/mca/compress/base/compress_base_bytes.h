@@ -4,7 +4,8 @@
  *
  * Byte helpers of the compress framework's formats (the codecs' streams,
  * the compressed-file container) and of pml/zcomp's wire: little-endian
- * loads and stores at any alignment, and unsigned LEB128 varints.
+ * loads and stores at any alignment, unsigned LEB128 varints, and the
+ * suite's one checksum.
  *
  * C library only (no opal_config.h), like compress_codec.h, so that the
  * codec cores still build into plain C unit tests; static inline because
@@ -155,6 +156,38 @@ static inline size_t opal_compress_base_varint_get(const void *p, size_t len, ui
         }
         shift += 7;
     }
+}
+
+/*
+ * The suite's checksum, of the compressed-file container's blocks and of
+ * pml/zcomp's headers and chunks: Fletcher-style sums mod 2^64 over
+ * little-endian 64-bit words in two lanes.  A changed word changes a; two
+ * swapped words x, y at distance d change b unless (x - y) * d = 0 mod
+ * 2^64.  It catches corruption that a codec without its own check decodes
+ * into wrong data; it is no defence against deliberate tampering.
+ *
+ * Static inline because zcomp sums every chunk on its hot path.  The
+ * result is part of zcomp's wire (version 2) and of the file format
+ * (version 2): changing it needs a new version of both.
+ */
+static inline uint64_t opal_compress_base_checksum(const void *buf, size_t len)
+{
+    const unsigned char *p = (const unsigned char *) buf;
+    uint64_t a0 = 1, b0 = (uint64_t) len, a1 = 0, b1 = 0;
+    size_t i = 0;
+    for (; i + 16 <= len; i += 16) {
+        a0 += opal_compress_base_load_le64(p + i);
+        b0 += a0;
+        a1 += opal_compress_base_load_le64(p + i + 8);
+        b1 += a1;
+    }
+    for (; i < len; i++) {
+        a0 += p[i];
+        b0 += a0;
+    }
+    /* odd multipliers keep each lane's sums distinct in the result */
+    return (a0 ^ (b0 * UINT64_C(0x9e3779b97f4a7c15)))
+           + ((a1 * UINT64_C(0xc2b2ae3d27d4eb4f)) ^ (b1 << 1 | b1 >> 63));
 }
 
 #endif /* OPAL_COMPRESS_BASE_BYTES_H */

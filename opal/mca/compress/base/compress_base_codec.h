@@ -30,6 +30,24 @@ static inline size_t opal_compress_base_add_sat(size_t a, size_t b)
 }
 
 /*
+ * The start of compress() in the codecs built on a library (lzo, lz4,
+ * zstd, bzip2): OPAL_ERR_BAD_PARAM for a NULL pointer, as the contract
+ * says, and OPAL_ERR_NOT_SUPPORTED for an input longer than max_len, the
+ * most the library takes in one call.
+ */
+static inline int opal_compress_base_check_compress(const void *in, size_t len, const void *out,
+                                                    size_t max_len)
+{
+    if ((NULL == in && len > 0) || NULL == out) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (len > max_len) {
+        return OPAL_ERR_NOT_SUPPORTED;
+    }
+    return OPAL_SUCCESS;
+}
+
+/*
  * The start of decompress() in the codecs built on a library (lzo, lz4,
  * zstd, bzip2): OPAL_ERR_OUT_OF_RESOURCE before anything about the input,
  * as the contract says, and OPAL_ERR_UNPACK_FAILURE for a NULL pointer.

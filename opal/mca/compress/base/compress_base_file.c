@@ -4,15 +4,18 @@
  *
  * Whole-file compression on top of a block codec, for the legacy
  * opal_compress interface.  Container format (all integers little-endian):
- *   8 bytes  magic "OPALCZ1\n"
+ *   8 bytes  magic "OPALCZ" + version digit + "\n"
  *   blocks:  1 byte codec wire id (0 = stored raw)
  *            4 bytes original length (1 .. BLOCK)
  *            4 bytes stored length
- *            8 bytes checksum of the original bytes (opal_compress_base_checksum)
+ *            8 bytes checksum of the original bytes
  *            stored bytes
  * The checksum catches corruption that a codec without its own check (lz4,
  * zstd without frame checksums, rle, ...) would decode into wrong data.
  * The file ends after the last block; an empty file has no block.
+ *
+ * The version says which checksum the blocks carry: 2 (written) the
+ * suite's opal_compress_base_checksum, 1 (still read) checksum_v1 below.
  */
 #include "opal_config.h"
 
@@ -28,7 +31,37 @@
 #include "opal/mca/compress/base/compress_base_bytes.h"
 
 #define BLOCK (4u << 20)
-static const char magic[8] = {'O', 'P', 'A', 'L', 'C', 'Z', '1', '\n'};
+static const char magic[8] = {'O', 'P', 'A', 'L', 'C', 'Z', '2', '\n'};
+#define MAGIC_VERSION 6 /* index of the version digit in magic */
+
+typedef uint64_t (*checksum_fn_t)(const void *buf, size_t len);
+
+/* Version 1's checksum (Fletcher-style sums over 32-bit words in two
+ * lanes, mod 2^32 - 1), kept only to read files written before version 2;
+ * nothing writes it any more. */
+static uint64_t checksum_v1(const void *buf, size_t len)
+{
+    const unsigned char *p = buf;
+    uint64_t a = 1, b = (uint64_t) len;
+    size_t i = 0;
+    for (; i + 4 <= len; i += 4) {
+        uint32_t w;
+        memcpy(&w, p + i, 4);
+        a += w;
+        b += a;
+        if (0 == (i & ((1u << 16) - 4))) { /* every 64 KB: b stays < 2^61 */
+            a %= 0xffffffffu;
+            b %= 0xffffffffu;
+        }
+    }
+    for (; i < len; i++) {
+        a += p[i];
+        b += a;
+    }
+    a %= 0xffffffffu;
+    b %= 0xffffffffu;
+    return (b << 32) | a;
+}
 
 /* The end of both directions: closes the files, turns a failed close of
  * the output into a write error and removes the output of a failed run. */
@@ -105,15 +138,23 @@ int opal_compress_base_file_decompress(const char *cname, const char *fname)
     size_t zcap = 0;
     int rc = OPAL_SUCCESS;
     const char *why = NULL;
+    checksum_fn_t checksum;
 
     if (NULL == (in = fopen(cname, "rb"))) {
         opal_show_help("help-opal-compress.txt", "file-io", true, cname, strerror(errno));
         return OPAL_ERR_FILE_OPEN_FAILURE;
     }
-    if (1 != fread(m, sizeof(m), 1, in) || 0 != memcmp(m, magic, sizeof(magic))) {
+    if (1 != fread(m, sizeof(m), 1, in) || 0 != memcmp(m, magic, MAGIC_VERSION)
+        || '\n' != m[MAGIC_VERSION + 1]) {
         why = "it does not start with the compress framework's file header";
         goto done;
     }
+    if ('1' != m[MAGIC_VERSION] && '2' != m[MAGIC_VERSION]) {
+        why = "it is in a version of the compress framework's file format that this "
+              "build does not know";
+        goto done;
+    }
+    checksum = '1' == m[MAGIC_VERSION] ? checksum_v1 : opal_compress_base_checksum;
     if (NULL == (raw = malloc(BLOCK)) || NULL == (out = fopen(fname, "wb"))) {
         rc = NULL == raw ? OPAL_ERR_OUT_OF_RESOURCE : OPAL_ERR_FILE_OPEN_FAILURE;
         if (NULL != raw) {
@@ -167,7 +208,7 @@ int opal_compress_base_file_decompress(const char *cname, const char *fname)
                 goto done;
             }
         }
-        if (opal_compress_base_load_le64(hdr + 9) != opal_compress_base_checksum(raw, n)) {
+        if (opal_compress_base_load_le64(hdr + 9) != checksum(raw, n)) {
             why = "a block's checksum does not match its contents";
             goto done;
         }
@@ -182,31 +223,4 @@ done:
         rc = OPAL_ERR_UNPACK_FAILURE;
     }
     return finish(rc, in, out, fname, raw, z);
-}
-
-uint64_t opal_compress_base_checksum(const void *buf, size_t len)
-{
-    /* Fletcher-style sums over 32-bit words in two 64-bit lanes, reduced
-     * modulo 2^32 - 1 every 64 KB rather than every word.  Fast and
-     * position-sensitive; not a defence against deliberate tampering. */
-    const unsigned char *p = buf;
-    uint64_t a = 1, b = (uint64_t) len;
-    size_t i = 0;
-    for (; i + 4 <= len; i += 4) {
-        uint32_t w;
-        memcpy(&w, p + i, 4);
-        a += w;
-        b += a;
-        if (0 == (i & ((1u << 16) - 4))) { /* every 64 KB: b stays < 2^61 */
-            a %= 0xffffffffu;
-            b %= 0xffffffffu;
-        }
-    }
-    for (; i < len; i++) {
-        a += p[i];
-        b += a;
-    }
-    a %= 0xffffffffu;
-    b %= 0xffffffffu;
-    return (b << 32) | a;
 }

@@ -17,6 +17,7 @@
 #include "opal/mca/installdirs/installdirs.h"
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
+#include "opal/mca/common/suite/common_suite.h"
 #include "opal/mca/compress/base/base.h"
 
 #include "opal/mca/compress/base/static-components.h"
@@ -238,14 +239,12 @@ int opal_compress_base_register_int(opal_compress_base_component_t *comp, const 
 int opal_compress_base_check_range(opal_compress_base_component_t *comp, const char *name,
                                    int value, int lo, int hi)
 {
-    char full[256], range[64];
+    char full[256], outcome[128];
     const char *cname = comp->base_version.mca_component_name;
-    if (value >= lo && value <= hi) {
-        return OPAL_SUCCESS;
-    }
+    /* the suite's one bad-value message; the caller's open fails, so the
+     * framework leaves this codec out */
     snprintf(full, sizeof(full), "compress_%s_%s", cname, name);
-    snprintf(range, sizeof(range), "%d to %d", lo, hi);
-    opal_show_help("help-opal-compress.txt", "bad-param", true, cname, full, value, range, full,
-                   cname);
-    return OPAL_ERR_BAD_PARAM;
+    snprintf(outcome, sizeof(outcome), "the codec %s is disabled in this process", cname);
+    return common_suite_int_in_range(full, value, lo, hi, true, outcome) ? OPAL_SUCCESS
+                                                                          : OPAL_ERR_BAD_PARAM;
 }

@@ -20,11 +20,10 @@ static size_t bzip2_bound(size_t len)
 
 static ssize_t bzip2_compress(const void *in, size_t len, void *out, size_t cap)
 {
-    if ((NULL == in && len > 0) || NULL == out) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    if (len > UINT_MAX / 2) {
-        return OPAL_ERR_NOT_SUPPORTED; /* libbz2's buffer API takes unsigned int */
+    /* libbz2's buffer API takes unsigned int */
+    int ret = opal_compress_base_check_compress(in, len, out, UINT_MAX / 2);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
     }
     char dummy = 0;
     unsigned int n = cap > UINT_MAX ? UINT_MAX : (unsigned int) cap;
@@ -58,12 +57,5 @@ static ssize_t bzip2_decompress(const void *in, size_t len, void *out, size_t ca
     return opal_compress_base_decoded(BZ_OK == rc, n, expected_len);
 }
 
-const opal_compress_codec_t mca_compress_bzip2_codec = {
-    .name = "bzip2",
-    .id = OPAL_COMPRESS_ID_BZIP2,
-    .speed = OPAL_COMPRESS_SPEED_SLOW,
-    .datatypes = OPAL_COMPRESS_DT_ANY,
-    .bound = bzip2_bound,
-    .compress = bzip2_compress,
-    .decompress = bzip2_decompress,
-};
+OPAL_COMPRESS_CODEC(bzip2, bzip2, OPAL_COMPRESS_ID_BZIP2, OPAL_COMPRESS_SPEED_SLOW,
+                    OPAL_COMPRESS_DT_ANY);

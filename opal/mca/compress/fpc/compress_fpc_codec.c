@@ -335,12 +335,5 @@ static ssize_t fpc_decompress(const void *in, size_t len, void *out, size_t cap,
     return (ssize_t) expected_len;
 }
 
-const opal_compress_codec_t mca_compress_fpc_codec = {
-    "fpc",
-    OPAL_COMPRESS_ID_FPC,
-    OPAL_COMPRESS_SPEED_MEDIUM,
-    OPAL_COMPRESS_DT_DOUBLE,
-    fpc_bound,
-    fpc_compress,
-    fpc_decompress
-};
+OPAL_COMPRESS_CODEC(fpc, fpc, OPAL_COMPRESS_ID_FPC, OPAL_COMPRESS_SPEED_MEDIUM,
+                    OPAL_COMPRESS_DT_DOUBLE);

@@ -518,13 +518,7 @@ static ssize_t mca_compress_huffman_decompress(const void *in, size_t len, void 
     return (ssize_t)expected_len;
 }
 
-const opal_compress_codec_t mca_compress_huffman_codec = {
-    "huffman",
-    OPAL_COMPRESS_ID_HUFFMAN,
-    OPAL_COMPRESS_SPEED_MEDIUM,
-    OPAL_COMPRESS_DT_BYTES | OPAL_COMPRESS_DT_INT32 | OPAL_COMPRESS_DT_INT64
-        | OPAL_COMPRESS_DT_FLOAT,
-    mca_compress_huffman_bound,
-    mca_compress_huffman_compress,
-    mca_compress_huffman_decompress
-};
+OPAL_COMPRESS_CODEC(huffman, mca_compress_huffman, OPAL_COMPRESS_ID_HUFFMAN,
+                    OPAL_COMPRESS_SPEED_MEDIUM,
+                    OPAL_COMPRESS_DT_BYTES | OPAL_COMPRESS_DT_INT32 | OPAL_COMPRESS_DT_INT64
+                        | OPAL_COMPRESS_DT_FLOAT);

@@ -20,11 +20,10 @@ static size_t lz4_bound(size_t len)
 
 static ssize_t lz4_compress(const void *in, size_t len, void *out, size_t cap)
 {
-    if ((NULL == in && len > 0) || NULL == out) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    if (len > LZ4_MAX_INPUT_SIZE) {
-        return OPAL_ERR_NOT_SUPPORTED; /* liblz4 blocks are limited to ~2 GB */
+    /* liblz4 blocks are limited to ~2 GB */
+    int ret = opal_compress_base_check_compress(in, len, out, LZ4_MAX_INPUT_SIZE);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
     }
     int n = LZ4_compress_fast((const char *) in, (char *) out, (int) len,
                               cap > INT_MAX ? INT_MAX : (int) cap,
@@ -47,12 +46,5 @@ static ssize_t lz4_decompress(const void *in, size_t len, void *out, size_t cap,
     return opal_compress_base_decoded(n >= 0, (size_t) n, expected_len);
 }
 
-const opal_compress_codec_t mca_compress_lz4_codec = {
-    .name = "lz4",
-    .id = OPAL_COMPRESS_ID_LZ4,
-    .speed = OPAL_COMPRESS_SPEED_FAST,
-    .datatypes = OPAL_COMPRESS_DT_ANY,
-    .bound = lz4_bound,
-    .compress = lz4_compress,
-    .decompress = lz4_decompress,
-};
+OPAL_COMPRESS_CODEC(lz4, lz4, OPAL_COMPRESS_ID_LZ4, OPAL_COMPRESS_SPEED_FAST,
+                    OPAL_COMPRESS_DT_ANY);

@@ -40,8 +40,9 @@ static size_t lzo_bound(size_t len)
 
 static ssize_t lzo_compress(const void *in, size_t len, void *out, size_t cap)
 {
-    if ((NULL == in && len > 0) || NULL == out) {
-        return OPAL_ERR_BAD_PARAM;
+    int ret = opal_compress_base_check_compress(in, len, out, SIZE_MAX);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
     }
     /* LZO1X-1 writes without checking the output size. */
     if (cap < lzo_bound(len)) {
@@ -52,11 +53,8 @@ static ssize_t lzo_compress(const void *in, size_t len, void *out, size_t cap)
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
     lzo_uint n = 0;
-    if (LZO_E_OK != lzo1x_1_compress((const unsigned char *) in, len, (unsigned char *) out,
-                                     &n, wrk)) {
-        return OPAL_ERROR;
-    }
-    return (ssize_t) n;
+    int rc = lzo1x_1_compress((const unsigned char *) in, len, (unsigned char *) out, &n, wrk);
+    return LZO_E_OK == rc ? (ssize_t) n : OPAL_ERROR;
 }
 
 static ssize_t lzo_decompress(const void *in, size_t len, void *out, size_t cap,
@@ -77,12 +75,5 @@ static ssize_t lzo_decompress(const void *in, size_t len, void *out, size_t cap,
     return opal_compress_base_decoded(LZO_E_OK == rc, n, expected_len);
 }
 
-const opal_compress_codec_t mca_compress_lzo_codec = {
-    .name = "lzo",
-    .id = OPAL_COMPRESS_ID_LZO,
-    .speed = OPAL_COMPRESS_SPEED_FAST,
-    .datatypes = OPAL_COMPRESS_DT_ANY,
-    .bound = lzo_bound,
-    .compress = lzo_compress,
-    .decompress = lzo_decompress,
-};
+OPAL_COMPRESS_CODEC(lzo, lzo, OPAL_COMPRESS_ID_LZO, OPAL_COMPRESS_SPEED_FAST,
+                    OPAL_COMPRESS_DT_ANY);

@@ -636,12 +636,5 @@ static ssize_t mca_compress_rice_decompress(const void *in_, size_t len, void *o
     return (ssize_t) expected_len;
 }
 
-const opal_compress_codec_t mca_compress_rice_codec = {
-    "rice",
-    OPAL_COMPRESS_ID_RICE,
-    OPAL_COMPRESS_SPEED_MEDIUM,
-    OPAL_COMPRESS_DT_INT32,
-    mca_compress_rice_bound,
-    mca_compress_rice_compress,
-    mca_compress_rice_decompress,
-};
+OPAL_COMPRESS_CODEC(rice, mca_compress_rice, OPAL_COMPRESS_ID_RICE, OPAL_COMPRESS_SPEED_MEDIUM,
+                    OPAL_COMPRESS_DT_INT32);

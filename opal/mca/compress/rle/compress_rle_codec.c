@@ -242,13 +242,6 @@ static ssize_t mca_compress_rle_decompress(const void *in_, size_t len, void *ou
     return (ssize_t) expected_len;
 }
 
-const opal_compress_codec_t mca_compress_rle_codec = {
-    "rle",
-    OPAL_COMPRESS_ID_RLE,
-    OPAL_COMPRESS_SPEED_FAST,
-    OPAL_COMPRESS_DT_BYTES | OPAL_COMPRESS_DT_INT32 | OPAL_COMPRESS_DT_INT64
-        | OPAL_COMPRESS_DT_FLOAT | OPAL_COMPRESS_DT_DOUBLE,
-    mca_compress_rle_bound,
-    mca_compress_rle_compress,
-    mca_compress_rle_decompress,
-};
+OPAL_COMPRESS_CODEC(rle, mca_compress_rle, OPAL_COMPRESS_ID_RLE, OPAL_COMPRESS_SPEED_FAST,
+                    OPAL_COMPRESS_DT_BYTES | OPAL_COMPRESS_DT_INT32 | OPAL_COMPRESS_DT_INT64
+                        | OPAL_COMPRESS_DT_FLOAT | OPAL_COMPRESS_DT_DOUBLE);

@@ -2,21 +2,12 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * MCA glue of the rle codec (the codec itself: compress_rle_codec.c).
+ * MCA glue of the rle codec (the codec itself: compress_rle_codec.c):
+ * defines mca_compress_rle_component (OPAL_COMPRESS_COMPONENT).
  */
 #include "opal_config.h"
 
 #include "opal/mca/compress/base/base.h"
 #include "opal/mca/compress/rle/compress_rle.h"
 
-opal_compress_base_component_t mca_compress_rle_component = {
-    .base_version = {
-        OPAL_COMPRESS_BASE_VERSION_3_0_0,
-        .mca_component_name = "rle",
-        MCA_BASE_MAKE_VERSION(component, OPAL_MAJOR_VERSION, OPAL_MINOR_VERSION,
-                              OPAL_RELEASE_VERSION),
-    },
-    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
-    .codec = &mca_compress_rle_codec,
-    .priority = 5,
-};
+OPAL_COMPRESS_COMPONENT(rle, 5, NULL, NULL);

@@ -63,11 +63,12 @@ static size_t zstd_bound(size_t len)
 
 static ssize_t zstd_compress(const void *in, size_t len, void *out, size_t cap)
 {
-    if ((NULL == in && len > 0) || NULL == out) {
-        return OPAL_ERR_BAD_PARAM;
+    ZSTD_CCtx *c;
+    int ret = opal_compress_base_check_compress(in, len, out, SIZE_MAX);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
     }
-    ZSTD_CCtx *c = get_cctx();
-    if (NULL == c) {
+    if (NULL == (c = get_cctx())) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
     size_t n = ZSTD_compressCCtx(c, out, cap, in, len, mca_compress_zstd_level);
@@ -94,12 +95,5 @@ static ssize_t zstd_decompress(const void *in, size_t len, void *out, size_t cap
     return opal_compress_base_decoded(!ZSTD_isError(n), n, expected_len);
 }
 
-const opal_compress_codec_t mca_compress_zstd_codec = {
-    .name = "zstd",
-    .id = OPAL_COMPRESS_ID_ZSTD,
-    .speed = OPAL_COMPRESS_SPEED_MEDIUM,
-    .datatypes = OPAL_COMPRESS_DT_ANY,
-    .bound = zstd_bound,
-    .compress = zstd_compress,
-    .decompress = zstd_decompress,
-};
+OPAL_COMPRESS_CODEC(zstd, zstd, OPAL_COMPRESS_ID_ZSTD, OPAL_COMPRESS_SPEED_MEDIUM,
+                    OPAL_COMPRESS_DT_ANY);
