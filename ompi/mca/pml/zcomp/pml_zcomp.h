@@ -83,9 +83,10 @@ typedef struct mca_pml_zcomp_globals_t {
     unsigned long long pv_bytes_raw;
     unsigned long long pv_recv_compressed;
     unsigned long long pv_recv_errors;
-    unsigned long long pv_codec_in[OPAL_COMPRESS_ID_RICE + 1];
-    unsigned long long pv_codec_out[OPAL_COMPRESS_ID_RICE + 1];
-    unsigned long long pv_codec_msgs[OPAL_COMPRESS_ID_RICE + 1];
+    /* per codec, indexed by wire id: any id the framework may open */
+    unsigned long long pv_codec_in[OPAL_COMPRESS_ID_MAX + 1];
+    unsigned long long pv_codec_out[OPAL_COMPRESS_ID_MAX + 1];
+    unsigned long long pv_codec_msgs[OPAL_COMPRESS_ID_MAX + 1];
     unsigned long long corrupt_count;
 } mca_pml_zcomp_globals_t;
 
@@ -118,6 +119,22 @@ void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_cod
 void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t bytes,
                                  double secs);
 const char *mca_pml_zcomp_class_name(int cls);
+
+/* ---- the model's files (pml_zcomp_guide.c) ---- */
+/* Guided strategy: true while this run traces its decisions (no decision
+ * file yet); the table is then written under the model's lock. */
+extern bool mca_pml_zcomp_guide_tracing;
+void mca_pml_zcomp_guide_load(void);
+void mca_pml_zcomp_guide_save_and_free(void);
+uint64_t mca_pml_zcomp_guide_key(int cls, int bucket, ompi_communicator_t *comm, int dst,
+                                 int tag);
+/* true if the file decides for key; *codec is then NULL for raw */
+bool mca_pml_zcomp_guide_lookup(uint64_t key, const opal_compress_codec_t **codec);
+void mca_pml_zcomp_guide_record(uint64_t key, const opal_compress_codec_t *codec);
+/* Calibration file: path bandwidth to peer vpid in bytes/s, 0 if unknown. */
+void mca_pml_zcomp_calibration_load(void);
+double mca_pml_zcomp_calibrated(uint32_t vpid);
+void mca_pml_zcomp_calibration_free(void);
 
 /* ---- send side (pml_zcomp_send.c) ---- */
 int mca_pml_zcomp_isend_init(const void *buf, size_t count, ompi_datatype_t *datatype,

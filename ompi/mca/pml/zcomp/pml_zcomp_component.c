@@ -30,17 +30,23 @@
 #include "pml_zcomp.h"
 #include "pml_zcomp_wire.h"
 
+/* Defaults of the parameters zc_activate checks: it falls back to them. */
+#define ZC_DEFAULT_CHUNK_SIZE (256 * 1024)
+#define ZC_DEFAULT_WINDOW 8
+#define ZC_DEFAULT_INLINE_MAX 2048
+#define ZC_DEFAULT_SAMPLE_BUDGET 0.01
+
 mca_pml_zcomp_globals_t mca_pml_zcomp = {
     .p = {
         .enable = false,
         .strategy = ZC_STRATEGY_ADAPTIVE,
         .threshold = 4096,
-        .chunk_size = 256 * 1024,
-        .window = 8,
-        .inline_max = 2048,
+        .chunk_size = ZC_DEFAULT_CHUNK_SIZE,
+        .window = ZC_DEFAULT_WINDOW,
+        .inline_max = ZC_DEFAULT_INLINE_MAX,
         .min_gain = 1.03,
         .msg_overhead = 20.0,
-        .sample_budget = 0.01,
+        .sample_budget = ZC_DEFAULT_SAMPLE_BUDGET,
         .default_bandwidth = 0.0,
     },
     .output = -1,
@@ -49,10 +55,6 @@ mca_pml_zcomp_globals_t mca_pml_zcomp = {
 mca_pml_base_module_t mca_pml_zcomp_wrapped;
 static mca_pml_base_component_t zc_wrapped_component;
 static bool zc_interposed = false;
-
-static const char *zc_codec_names[OPAL_COMPRESS_ID_RICE + 1] = {
-    "raw", "lzo", "lz4", "zstd", "bzip2", "fpc", "rle", "huffman", "rice"
-};
 
 double mca_pml_zcomp_now(void)
 {
@@ -86,37 +88,133 @@ static void zc_register_pvar(const char *name, const char *desc, unsigned long l
                                                 storage);
 }
 
-static void zc_register_pvars(void)
+/* The counters, registered in this order (pml_zcomp_<name>). */
+static const struct {
+    const char *name;
+    const char *desc;
+    unsigned long long *storage;
+} zc_pvars[] = {
+    {"bytes_original", "Bytes of messages zcomp sent compressed, before compression",
+     &mca_pml_zcomp.pv_bytes_original},
+    {"bytes_compressed", "Bytes zcomp put on the wire for compressed messages "
+     "(headers and chunks)", &mca_pml_zcomp.pv_bytes_sent},
+    {"messages_compressed", "Messages sent compressed", &mca_pml_zcomp.pv_msgs_compressed},
+    {"messages_raw", "Messages sent raw (below the threshold, or by decision)",
+     &mca_pml_zcomp.pv_msgs_raw},
+    {"bytes_raw", "Bytes of messages sent raw", &mca_pml_zcomp.pv_bytes_raw},
+    {"messages_decompressed", "Compressed messages received", &mca_pml_zcomp.pv_recv_compressed},
+    {"receive_errors", "Compressed messages received corrupt", &mca_pml_zcomp.pv_recv_errors},
+};
+
+/* The counters of each codec the compress framework has open, named after
+ * it (pml_zcomp_<codec>_bytes_in, ...) and indexed by its wire id, so a new
+ * codec needs no change here.  Before the framework is open (at component
+ * registration, and in ompi_info) there is none: they are registered when
+ * MPI_Init enables the PML (zc_enable), after zc_activate opened it. */
+static void zc_register_codec_pvars(void)
 {
+    static const struct {
+        const char *suffix;
+        const char *desc; /* %s: the codec's name */
+        unsigned long long (*counters)[OPAL_COMPRESS_ID_MAX + 1];
+    } per_codec[] = {
+        {"bytes_in", "Bytes given to codec %s by zcomp's sends", &mca_pml_zcomp.pv_codec_in},
+        {"bytes_out", "Bytes codec %s produced in zcomp's sends (chunks it did not shrink are "
+         "stored raw and not counted)", &mca_pml_zcomp.pv_codec_out},
+        {"messages", "Messages zcomp sent compressed with codec %s", &mca_pml_zcomp.pv_codec_msgs},
+    };
     char name[64], desc[160];
-    int i;
-    zc_register_pvar("bytes_original", "Bytes of messages zcomp sent compressed, before compression",
-                     &mca_pml_zcomp.pv_bytes_original);
-    zc_register_pvar("bytes_compressed", "Bytes zcomp put on the wire for compressed messages "
-                     "(headers and chunks)", &mca_pml_zcomp.pv_bytes_sent);
-    zc_register_pvar("messages_compressed", "Messages sent compressed",
-                     &mca_pml_zcomp.pv_msgs_compressed);
-    zc_register_pvar("messages_raw", "Messages sent raw (below the threshold, or by decision)",
-                     &mca_pml_zcomp.pv_msgs_raw);
-    zc_register_pvar("bytes_raw", "Bytes of messages sent raw", &mca_pml_zcomp.pv_bytes_raw);
-    zc_register_pvar("messages_decompressed", "Compressed messages received",
-                     &mca_pml_zcomp.pv_recv_compressed);
-    zc_register_pvar("receive_errors", "Compressed messages received corrupt",
-                     &mca_pml_zcomp.pv_recv_errors);
-    for (i = 1; i <= OPAL_COMPRESS_ID_RICE; i++) {
-        snprintf(name, sizeof(name), "%s_bytes_in", zc_codec_names[i]);
-        snprintf(desc, sizeof(desc), "Bytes given to codec %s by zcomp's sends", zc_codec_names[i]);
-        zc_register_pvar(name, desc, &mca_pml_zcomp.pv_codec_in[i]);
-        snprintf(name, sizeof(name), "%s_bytes_out", zc_codec_names[i]);
-        snprintf(desc, sizeof(desc), "Bytes codec %s produced in zcomp's sends (chunks it "
-                 "did not shrink are stored raw and not counted)", zc_codec_names[i]);
-        zc_register_pvar(name, desc, &mca_pml_zcomp.pv_codec_out[i]);
-        snprintf(name, sizeof(name), "%s_messages", zc_codec_names[i]);
-        snprintf(desc, sizeof(desc), "Messages zcomp sent compressed with codec %s",
-                 zc_codec_names[i]);
-        zc_register_pvar(name, desc, &mca_pml_zcomp.pv_codec_msgs[i]);
+    size_t k;
+    int id;
+    for (id = OPAL_COMPRESS_ID_RAW + 1; id <= OPAL_COMPRESS_ID_MAX; id++) {
+        const opal_compress_codec_t *c = opal_compress_base_find_id((uint8_t) id);
+        if (NULL == c) {
+            continue;
+        }
+        for (k = 0; k < sizeof(per_codec) / sizeof(per_codec[0]); k++) {
+            snprintf(name, sizeof(name), "%s_%s", c->name, per_codec[k].suffix);
+            snprintf(desc, sizeof(desc), per_codec[k].desc, c->name);
+            zc_register_pvar(name, desc, &(*per_codec[k].counters)[id]);
+        }
     }
 }
+
+static void zc_register_pvars(void)
+{
+    size_t i;
+    for (i = 0; i < sizeof(zc_pvars) / sizeof(zc_pvars[0]); i++) {
+        zc_register_pvar(zc_pvars[i].name, zc_pvars[i].desc, zc_pvars[i].storage);
+    }
+    zc_register_codec_pvars();
+}
+
+/* The MCA variables after pml_zcomp_enable and pml_zcomp_strategy, in this
+ * order (ompi_info lists them so).  Numeric defaults are the initial values
+ * of mca_pml_zcomp.p; a string's default is set right before registration. */
+static const struct {
+    const char *name;
+    mca_base_var_type_t type;
+    int level;
+    mca_base_var_scope_t scope;
+    void *storage;
+    const char *string_default;
+    const char *desc;
+} zc_vars[] = {
+    {"codec", MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.codec, "lz4",
+     "Codec (opal/mca/compress component) used by the 'always' strategy"},
+    {"candidates", MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.candidates, "lz4,zstd,rle,fpc,rice",
+     "Comma-separated codecs the adaptive and guided strategies choose from (each "
+     "message class only samples the codecs that suit its datatype)"},
+    {"threshold", MCA_BASE_VAR_TYPE_UNSIGNED_LONG, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.threshold, NULL,
+     "Messages smaller than this many bytes are never compressed"},
+    {"chunk_size", MCA_BASE_VAR_TYPE_UNSIGNED_LONG, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.chunk_size, NULL,
+     "Large messages are compressed, sent and decompressed in chunks of this many "
+     "bytes, pipelined (compressing chunk k+1 overlaps sending chunk k)"},
+    {"window", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.window, NULL, "Chunks in flight per message (sender and receiver)"},
+    {"inline_max", MCA_BASE_VAR_TYPE_UNSIGNED_LONG, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.inline_max, NULL,
+     "A compressed message whose compressed form is at most this many bytes travels "
+     "in one message with its header (must stay below the BTLs' eager limits)"},
+    {"path_bandwidth", MCA_BASE_VAR_TYPE_DOUBLE, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.path_bandwidth, NULL,
+     "Bandwidth in MB/s the adaptive strategy assumes for every peer instead of "
+     "measuring it (0 = measure each path online)"},
+    {"default_bandwidth", MCA_BASE_VAR_TYPE_DOUBLE, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.default_bandwidth, NULL,
+     "Bandwidth in MB/s assumed for a path before anything was measured on it and "
+     "when the calibration file does not cover it (0 = the BTL's advertised bandwidth)"},
+    {"calibration_file", MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.calibration_file, NULL,
+     "Path bandwidths written by zcomp_calibrate, seeding the adaptive model"},
+    {"decision_file", MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.decision_file, NULL,
+     "Decision file of the guided strategy (per process: '.<rank>' is appended); "
+     "written by a tracing run when it does not exist"},
+    {"min_gain", MCA_BASE_VAR_TYPE_DOUBLE, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.min_gain, NULL,
+     "Adaptive: compress only when the model predicts at least this speedup"},
+    {"msg_overhead", MCA_BASE_VAR_TYPE_DOUBLE, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.msg_overhead, NULL,
+     "Adaptive: extra time in microseconds a compressed message costs over a raw one "
+     "(its header message, codec set-up), added to the model's compressed time"},
+    {"sample_budget", MCA_BASE_VAR_TYPE_DOUBLE, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.sample_budget, NULL,
+     "Adaptive: share (0-1) of a message class's predicted transfer time that sampling "
+     "every candidate codec again may take (codec ratios and speeds drift with the "
+     "data; 0: sample each class once only)"},
+    {"verbose", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
+     &mca_pml_zcomp.p.verbose, NULL,
+     "Verbosity of zcomp's output stream (10: every decision with its reasons)"},
+    {"corrupt_every", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.corrupt_every, NULL,
+     "Testing only: corrupt every Nth compressed chunk after its checksum was taken "
+     "(0 = never)"},
+};
 
 static int zc_register(void)
 {
@@ -130,6 +228,7 @@ static int zc_register(void)
     mca_base_var_enum_t *senum = NULL;
     const mca_base_component_t *c = &mca_pml_zcomp_component.pmlm_version;
     mca_pml_zcomp_params_t *p = &mca_pml_zcomp.p;
+    size_t i;
 
     (void) mca_base_component_var_register(c, "enable",
         "Compress point-to-point messages transparently: wrap the selected PML (ob1) "
@@ -147,80 +246,14 @@ static int zc_register(void)
         &p->strategy);
     OBJ_RELEASE(senum);
 
-    p->codec = "lz4";
-    (void) mca_base_component_var_register(c, "codec",
-        "Codec (opal/mca/compress component) used by the 'always' strategy",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->codec);
-    p->candidates = "lz4,zstd,rle,fpc,rice";
-    (void) mca_base_component_var_register(c, "candidates",
-        "Comma-separated codecs the adaptive and guided strategies choose from (each "
-        "message class only samples the codecs that suit its datatype)",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->candidates);
-    (void) mca_base_component_var_register(c, "threshold",
-        "Messages smaller than this many bytes are never compressed",
-        MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL, 0, 0, OPAL_INFO_LVL_4,
-        MCA_BASE_VAR_SCOPE_READONLY, &p->threshold);
-    (void) mca_base_component_var_register(c, "chunk_size",
-        "Large messages are compressed, sent and decompressed in chunks of this many "
-        "bytes, pipelined (compressing chunk k+1 overlaps sending chunk k)",
-        MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL, 0, 0, OPAL_INFO_LVL_5,
-        MCA_BASE_VAR_SCOPE_READONLY, &p->chunk_size);
-    (void) mca_base_component_var_register(c, "window",
-        "Chunks in flight per message (sender and receiver)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->window);
-    (void) mca_base_component_var_register(c, "inline_max",
-        "A compressed message whose compressed form is at most this many bytes travels "
-        "in one message with its header (must stay below the BTLs' eager limits)",
-        MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL, 0, 0, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_READONLY, &p->inline_max);
-    (void) mca_base_component_var_register(c, "path_bandwidth",
-        "Bandwidth in MB/s the adaptive strategy assumes for every peer instead of "
-        "measuring it (0 = measure each path online)",
-        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->path_bandwidth);
-    (void) mca_base_component_var_register(c, "default_bandwidth",
-        "Bandwidth in MB/s assumed for a path before anything was measured on it and "
-        "when the calibration file does not cover it (0 = the BTL's advertised bandwidth)",
-        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->default_bandwidth);
-    p->calibration_file = NULL;
-    (void) mca_base_component_var_register(c, "calibration_file",
-        "Path bandwidths written by zcomp_calibrate, seeding the adaptive model",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->calibration_file);
-    p->decision_file = NULL;
-    (void) mca_base_component_var_register(c, "decision_file",
-        "Decision file of the guided strategy (per process: '.<rank>' is appended); "
-        "written by a tracing run when it does not exist",
-        MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_4, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->decision_file);
-    (void) mca_base_component_var_register(c, "min_gain",
-        "Adaptive: compress only when the model predicts at least this speedup",
-        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->min_gain);
-    (void) mca_base_component_var_register(c, "msg_overhead",
-        "Adaptive: extra time in microseconds a compressed message costs over a raw one "
-        "(its header message, codec set-up), added to the model's compressed time",
-        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->msg_overhead);
-    (void) mca_base_component_var_register(c, "sample_budget",
-        "Adaptive: share (0-1) of a message class's predicted transfer time that sampling "
-        "every candidate codec again may take (codec ratios and speeds drift with the "
-        "data; 0: sample each class once only)",
-        MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->sample_budget);
-    (void) mca_base_component_var_register(c, "verbose",
-        "Verbosity of zcomp's output stream (10: every decision with its reasons)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
-        &p->verbose);
-    (void) mca_base_component_var_register(c, "corrupt_every",
-        "Testing only: corrupt every Nth compressed chunk after its checksum was taken "
-        "(0 = never)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &p->corrupt_every);
+    for (i = 0; i < sizeof(zc_vars) / sizeof(zc_vars[0]); i++) {
+        if (MCA_BASE_VAR_TYPE_STRING == zc_vars[i].type) {
+            *(char **) zc_vars[i].storage = (char *) zc_vars[i].string_default;
+        }
+        (void) mca_base_component_var_register(c, zc_vars[i].name, zc_vars[i].desc,
+                                               zc_vars[i].type, NULL, 0, 0, zc_vars[i].level,
+                                               zc_vars[i].scope, zc_vars[i].storage);
+    }
 
     zc_register_pvars();
     return OMPI_SUCCESS;
@@ -252,7 +285,8 @@ static int zc_activate(void);
 
 /* The PML selection closes the losing components, and closing a component
  * deregisters its variables: register the MPI_T pvars again once MPI_Init
- * enables the PML. */
+ * enables the PML (the per-codec ones for the first time: the compress
+ * framework is open now). */
 static int zc_enable(bool enable)
 {
     if (enable) {
@@ -294,6 +328,15 @@ static int zc_close(void)
     return zc_activate();
 }
 
+/* value if inside [lo, hi]; else the suite's message and dflt */
+static long long zc_in_range_or_default(const char *var, long long value, long long lo,
+                                        long long hi, long long dflt)
+{
+    char outcome[64];
+    snprintf(outcome, sizeof(outcome), "using the default %lld", dflt);
+    return common_suite_int_in_range(var, value, lo, hi, true, outcome) ? value : dflt;
+}
+
 static int zc_activate(void)
 {
     mca_pml_zcomp_params_t *p = &mca_pml_zcomp.p;
@@ -307,24 +350,20 @@ static int zc_activate(void)
     mca_pml_zcomp.next_ptag = 0;
     mca_pml_zcomp.can_mark = 0 != (mca_pml_zcomp_wrapped.pml_flags & MCA_PML_BASE_FLAG_MARKED);
 
-    if (p->chunk_size < 4096 || p->chunk_size > (1ul << 30)) {
-        opal_show_help("help-pml-zcomp.txt", "bad-param", true, "pml_zcomp_chunk_size",
-                       "4096 .. 1073741824");
-        p->chunk_size = 256 * 1024;
-    }
-    if (p->window < 1 || p->window > 1024) {
-        opal_show_help("help-pml-zcomp.txt", "bad-param", true, "pml_zcomp_window", "1 .. 1024");
-        p->window = 8;
-    }
-    if (p->inline_max > 3072) {
-        opal_show_help("help-pml-zcomp.txt", "bad-param", true, "pml_zcomp_inline_max",
-                       "0 .. 3072");
-        p->inline_max = 2048;
-    }
+    /* every process checks and says what it does with its own value */
+    p->chunk_size = (unsigned long) zc_in_range_or_default("pml_zcomp_chunk_size",
+                                                           (long long) p->chunk_size, 4096,
+                                                           1ll << 30, ZC_DEFAULT_CHUNK_SIZE);
+    p->window = (int) zc_in_range_or_default("pml_zcomp_window", p->window, 1, 1024,
+                                             ZC_DEFAULT_WINDOW);
+    p->inline_max = (unsigned long) zc_in_range_or_default("pml_zcomp_inline_max",
+                                                           (long long) p->inline_max, 0, 3072,
+                                                           ZC_DEFAULT_INLINE_MAX);
     if (!(p->sample_budget >= 0 && p->sample_budget <= 1)) {
-        opal_show_help("help-pml-zcomp.txt", "bad-param", true, "pml_zcomp_sample_budget",
-                       "0 .. 1");
-        p->sample_budget = 0.01;
+        /* a double: the suite's integer check does not apply (NaN included) */
+        common_suite_show_help("help-pml-zcomp.txt", "bad-param", "pml_zcomp_sample_budget",
+                               "0 .. 1");
+        p->sample_budget = ZC_DEFAULT_SAMPLE_BUDGET;
     }
 
     rc = mca_base_framework_open(&opal_compress_base_framework, 0);

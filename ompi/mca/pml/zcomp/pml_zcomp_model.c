@@ -25,10 +25,12 @@
  * early, within a bounded debt.  B per peer comes from pml_zcomp_path_bandwidth, or
  * is learned from completed transfers, seeded by the calibration file, the
  * BTL's advertised bandwidth or pml_zcomp_default_bandwidth.
+ *
+ * The calibration file and the guided strategy's decision file are read and
+ * written in pml_zcomp_guide.c.
  */
 #include "ompi_config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +81,7 @@ typedef struct zc_peer_t {
 
 /*
  * Threads (MPI_THREAD_MULTIPLE): zc_model_lock guards the class statistics,
- * the peer table and the guide table.  Three values are read on the fast
+ * the peer table and the guide table (pml_zcomp_guide.c) while tracing.  Three values are read on the fast
  * path without it, each a single aligned word written under it with atomic
  * stores: zc_last_peer, a peer's bw and zc_fastest_codec.  Peer entries are
  * complete before they are published and live until finalize.  A sample
@@ -112,16 +114,6 @@ static zc_peer_t *zc_last_peer = NULL;
  * this (times min_gain) is sent raw without looking at the class.  It only
  * rises, so it stays a bound when a class slows down. */
 static double zc_fastest_codec = 0;
-
-/* guided strategy */
-typedef struct zc_guide_t {
-    uint64_t key;
-    int8_t codec; /* wire id, 0 = raw, -1 = unknown */
-} zc_guide_t;
-static opal_hash_table_t zc_guide;
-static bool zc_guide_ready = false;
-static bool zc_tracing = false;
-static char *zc_guide_path = NULL;
 
 static const char *zc_class_names[ZC_NUM_CLASSES] = {"bytes", "int32", "int64", "float",
                                                      "double", "mixed"};
@@ -188,8 +180,6 @@ static uint64_t zc_peer_key(const ompi_proc_t *proc)
 {
     return ((uint64_t) proc->super.proc_name.jobid << 32) | proc->super.proc_name.vpid;
 }
-
-static double zc_calibrated(uint64_t key);
 
 /* Does this peer decode our marked messages?  A process with zcomp off (or
  * another wire version, or a PML without marked messages) would take the
@@ -262,7 +252,7 @@ static zc_peer_t *zc_peer_new(const ompi_proc_t *proc, int dst, uint64_t key)
         ZC_VERBOSE(1, "zcomp: peer %d: the BTL's eager limit leaves %zu bytes for a marked "
                    "message: messages to it are sent raw", dst, p->mark_room);
     }
-    p->bw = zc_calibrated(key);
+    p->bw = mca_pml_zcomp_calibrated((uint32_t) key);
     if (p->bw <= 0 && proc == ompi_proc_local()) {
         p->bw = 10e9; /* a message to oneself is a memory copy */
     }
@@ -349,82 +339,6 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
     OPAL_THREAD_UNLOCK(&zc_model_lock);
     ZC_VERBOSE(10, "zcomp: path to peer %d: %s %.1f MB/s -> estimate %.1f MB/s", dst,
                secs > 0 ? "measured" : "at least", s / 1e6, s / 1e6);
-}
-
-/* Calibration file (written by contrib/zcomp_calibrate.c): lines
- * "<src vpid> <dst vpid> <MB/s>"; this process uses the lines whose source
- * is itself.  "* <MB/s>" applies to every path. */
-typedef struct zc_cal_t {
-    uint32_t vpid;
-    bool any;
-    double bw;
-} zc_cal_t;
-static zc_cal_t *zc_cal = NULL;
-static int zc_ncal = 0;
-
-static void zc_read_calibration(void)
-{
-    FILE *f;
-    char line[256];
-    const char *path = mca_pml_zcomp.p.calibration_file;
-    if (NULL == path || '\0' == path[0]) {
-        return;
-    }
-    f = fopen(path, "r");
-    if (NULL == f) {
-        opal_show_help("help-pml-zcomp.txt", "bad-file", true, path, strerror(errno),
-                       "pml_zcomp_calibration_file");
-        return;
-    }
-    while (NULL != fgets(line, sizeof(line), f)) {
-        char a[32], b[32];
-        double bw;
-        zc_cal_t *n;
-        bool any = false;
-        uint32_t dst = 0;
-        int k = sscanf(line, "%31s %31s %lf", a, b, &bw);
-        if ('#' == line[0]) {
-            continue;
-        }
-        if (3 == k) {
-            if (strtoul(a, NULL, 10) != OMPI_PROC_MY_NAME->vpid) {
-                continue;
-            }
-            dst = (uint32_t) strtoul(b, NULL, 10);
-        } else if (2 == sscanf(line, "%31s %lf", a, &bw) && 0 == strcmp(a, "*")) {
-            any = true;
-        } else {
-            continue;
-        }
-        if (bw <= 0) {
-            continue;
-        }
-        n = realloc(zc_cal, (size_t) (zc_ncal + 1) * sizeof(*zc_cal));
-        if (NULL == n) {
-            break;
-        }
-        zc_cal = n;
-        zc_cal[zc_ncal].any = any;
-        zc_cal[zc_ncal].vpid = dst;
-        zc_cal[zc_ncal].bw = bw * 1e6;
-        zc_ncal++;
-    }
-    fclose(f);
-    ZC_VERBOSE(5, "zcomp: %d path bandwidths from %s", zc_ncal, path);
-}
-
-static double zc_calibrated(uint64_t key)
-{
-    int i;
-    double any = 0;
-    for (i = 0; i < zc_ncal; i++) {
-        if (zc_cal[i].any) {
-            any = zc_cal[i].bw;
-        } else if (zc_cal[i].vpid == (uint32_t) key) {
-            return zc_cal[i].bw;
-        }
-    }
-    return any;
 }
 
 /* ---------------------------------------------------------------- codec stats */
@@ -666,22 +580,6 @@ static double zc_speedup(const zc_cstat_t *s, double S, double B)
     return traw / tz;
 }
 
-static uint64_t zc_guide_key(int cls, int bucket, ompi_communicator_t *comm, int dst, int tag)
-{
-    uint64_t h = 1469598103934665603ull;
-    const ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
-    /* the peer by its vpid only: the jobid changes from run to run */
-    uint64_t v[5] = {(uint64_t) cls, (uint64_t) bucket, (uint64_t) comm->c_contextid,
-                     NULL == proc ? 0xffffffffu : zc_peer_key(proc) & 0xffffffffu,
-                     (uint64_t) (uint32_t) tag};
-    int i;
-    for (i = 0; i < 5; i++) {
-        h ^= v[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype, size_t bytes,
                           int dst, ompi_communicator_t *comm, int tag, zc_decision_t *d)
 {
@@ -718,14 +616,12 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     if (0 == mca_pml_zcomp.ncand) {
         return;
     }
-    if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy && !zc_tracing) {
+    if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy && !mca_pml_zcomp_guide_tracing) {
         /* read-only while following a file: no lock */
-        zc_guide_t *g = NULL;
         d->cls = zc_class_of(dtype);
         d->bucket = zc_bucket_of(bytes);
-        gkey = zc_guide_key(d->cls, d->bucket, comm, dst, tag);
-        if (OPAL_SUCCESS == opal_hash_table_get_value_uint64(&zc_guide, gkey, (void **) &g)) {
-            d->codec = g->codec > 0 ? opal_compress_base_find_id((uint8_t) g->codec) : NULL;
+        gkey = mca_pml_zcomp_guide_key(d->cls, d->bucket, comm, dst, tag);
+        if (mca_pml_zcomp_guide_lookup(gkey, &d->codec)) {
             ZC_VERBOSE(10, "zcomp: guided: %zu B %s to %d tag %d: %s", bytes,
                        zc_class_names[d->cls], dst, tag, NULL == d->codec ? "raw" : d->codec->name);
             return;
@@ -791,19 +687,9 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     /* earn a share of the time this message is predicted to take */
     k->credit += mca_pml_zcomp.p.sample_budget * ((double) bytes / B)
                  / (NULL != d->codec ? best : 1.0);
-    if (zc_tracing) {
-        zc_guide_t *g = NULL;
-        gkey = zc_guide_key(d->cls, d->bucket, comm, dst, tag);
-        if (OPAL_SUCCESS != opal_hash_table_get_value_uint64(&zc_guide, gkey, (void **) &g)) {
-            g = malloc(sizeof(*g));
-            if (NULL != g) {
-                g->key = gkey;
-                opal_hash_table_set_value_uint64(&zc_guide, gkey, g);
-            }
-        }
-        if (NULL != g) {
-            g->codec = (int8_t) (NULL == d->codec ? 0 : d->codec->id);
-        }
+    if (mca_pml_zcomp_guide_tracing) {
+        gkey = mca_pml_zcomp_guide_key(d->cls, d->bucket, comm, dst, tag);
+        mca_pml_zcomp_guide_record(gkey, d->codec);
     }
     if (opal_output_get_verbosity(mca_pml_zcomp.output) >= 10) {
         char why[512];
@@ -826,93 +712,6 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
 }
 
 /* ---------------------------------------------------------------- setup */
-
-static void zc_guide_load(void)
-{
-    const char *base = mca_pml_zcomp.p.decision_file;
-    FILE *f;
-    char line[128];
-    if (NULL == base || '\0' == base[0]) {
-        opal_show_help("help-pml-zcomp.txt", "guided-no-file", true);
-        return;
-    }
-    if (0 > asprintf(&zc_guide_path, "%s.%u", base, OMPI_PROC_MY_NAME->vpid)) {
-        zc_guide_path = NULL;
-        return;
-    }
-    OBJ_CONSTRUCT(&zc_guide, opal_hash_table_t);
-    opal_hash_table_init(&zc_guide, 256);
-    zc_guide_ready = true;
-    f = fopen(zc_guide_path, "r");
-    if (NULL == f) {
-        zc_tracing = true;
-        ZC_VERBOSE(1, "zcomp: guided: %s does not exist: tracing, written at the end",
-                   zc_guide_path);
-        return;
-    }
-    while (NULL != fgets(line, sizeof(line), f)) {
-        unsigned long long key;
-        char name[32];
-        zc_guide_t *g;
-        if ('#' == line[0] || 2 != sscanf(line, "%llx %31s", &key, name)) {
-            continue;
-        }
-        g = malloc(sizeof(*g));
-        if (NULL == g) {
-            break;
-        }
-        g->key = key;
-        if (0 == strcmp(name, "raw")) {
-            g->codec = 0;
-        } else {
-            const opal_compress_codec_t *c = opal_compress_base_find(name);
-            g->codec = NULL == c ? 0 : (int8_t) c->id;
-        }
-        opal_hash_table_set_value_uint64(&zc_guide, key, g);
-    }
-    fclose(f);
-    ZC_VERBOSE(1, "zcomp: guided: following %s (%zu decisions)", zc_guide_path,
-               opal_hash_table_get_size(&zc_guide));
-}
-
-static void zc_guide_save_and_free(void)
-{
-    uint64_t key;
-    void *value, *node = NULL;
-    FILE *f = NULL;
-    if (!zc_guide_ready) {
-        return;
-    }
-    if (zc_tracing && NULL != zc_guide_path) {
-        f = fopen(zc_guide_path, "w");
-        if (NULL == f) {
-            opal_show_help("help-pml-zcomp.txt", "bad-file", true, zc_guide_path,
-                           strerror(errno), "pml_zcomp_decision_file");
-        } else {
-            fprintf(f, "# pml/zcomp decision file: <message class hash> <codec|raw>\n");
-        }
-    }
-    if (OPAL_SUCCESS == opal_hash_table_get_first_key_uint64(&zc_guide, &key, &value, &node)) {
-        do {
-            zc_guide_t *g = value;
-            if (NULL != f) {
-                const opal_compress_codec_t *c = g->codec > 0
-                                                     ? opal_compress_base_find_id((uint8_t) g->codec)
-                                                     : NULL;
-                fprintf(f, "%016llx %s\n", (unsigned long long) key, NULL == c ? "raw" : c->name);
-            }
-            free(g);
-        } while (OPAL_SUCCESS
-                 == opal_hash_table_get_next_key_uint64(&zc_guide, &key, &value, node, &node));
-    }
-    if (NULL != f) {
-        fclose(f);
-    }
-    OBJ_DESTRUCT(&zc_guide);
-    zc_guide_ready = false;
-    free(zc_guide_path);
-    zc_guide_path = NULL;
-}
 
 /* Run every candidate once, so that a class's first sample measures the
  * codec and not its first-call set-up (contexts, tables, page faults),
@@ -979,9 +778,9 @@ int mca_pml_zcomp_model_init(void)
         }
     }
     zc_warm_candidates();
-    zc_read_calibration();
+    mca_pml_zcomp_calibration_load();
     if (ZC_STRATEGY_GUIDED == mca_pml_zcomp.p.strategy) {
-        zc_guide_load();
+        mca_pml_zcomp_guide_load();
     }
     return OMPI_SUCCESS;
 }
@@ -990,7 +789,7 @@ void mca_pml_zcomp_model_fini(void)
 {
     uint64_t key;
     void *value, *node = NULL;
-    zc_guide_save_and_free();
+    mca_pml_zcomp_guide_save_and_free();
     if (zc_peers_ready) {
         if (OPAL_SUCCESS == opal_hash_table_get_first_key_uint64(&zc_peers, &key, &value, &node)) {
             do {
@@ -1003,7 +802,5 @@ void mca_pml_zcomp_model_fini(void)
         zc_peers_ready = false;
         zc_last_peer = NULL;
     }
-    free(zc_cal);
-    zc_cal = NULL;
-    zc_ncal = 0;
+    mca_pml_zcomp_calibration_free();
 }

@@ -27,15 +27,19 @@ typedef struct zc_slot_t {
     double t_post;
 } zc_slot_t;
 
-typedef struct zc_sreq_t {
-    ompi_request_t super;
-    /* arguments */
+/* The user's send arguments, kept for every start of the request. */
+typedef struct zc_send_args_t {
     const void *buf;
     size_t count;
     ompi_datatype_t *dtype;
     int dst, tag;
     mca_pml_base_send_mode_t mode;
     ompi_communicator_t *comm;
+} zc_send_args_t;
+
+typedef struct zc_sreq_t {
+    ompi_request_t super;
+    zc_send_args_t arg;
     bool freed;      /* the user freed it while active */
     bool linked;     /* in mca_pml_zcomp.sends */
     /* this start */
@@ -96,13 +100,7 @@ static zc_sreq_t *zc_sreq_new(const void *buf, size_t count, ompi_datatype_t *dt
     r->super.req_cancel = zc_sreq_cancel;
     r->super.req_start = zc_sreq_start_fn;
     r->super.req_mpi_object.comm = comm;
-    r->buf = buf;
-    r->count = count;
-    r->dtype = dtype;
-    r->dst = dst;
-    r->tag = tag;
-    r->mode = mode;
-    r->comm = comm;
+    r->arg = (zc_send_args_t) {buf, count, dtype, dst, tag, mode, comm};
     r->freed = false;
     OBJ_RETAIN(comm);
     OMPI_DATATYPE_RETAIN(dtype);
@@ -133,8 +131,8 @@ static void zc_sreq_release_buffers(zc_sreq_t *r)
 static void zc_sreq_destroy(zc_sreq_t *r)
 {
     zc_sreq_release_buffers(r);
-    OMPI_DATATYPE_RELEASE(r->dtype);
-    OBJ_RELEASE(r->comm);
+    OMPI_DATATYPE_RELEASE(r->arg.dtype);
+    OBJ_RELEASE(r->arg.comm);
     OMPI_REQUEST_FINI(&r->super);
     OBJ_RELEASE(r);
 }
@@ -227,10 +225,8 @@ static ssize_t zc_build_chunk(zc_sreq_t *r, uint32_t k, char *buf, size_t cap)
     if (out >= 0 && (size_t) out < rawlen) {
         h.codec = c->id;
         h.clen = (uint64_t) out;
-        if (c->id <= OPAL_COMPRESS_ID_RICE) {
-            zc_count(&mca_pml_zcomp.pv_codec_in[c->id], rawlen);
-            zc_count(&mca_pml_zcomp.pv_codec_out[c->id], (unsigned long long) out);
-        }
+        zc_count(&mca_pml_zcomp.pv_codec_in[c->id], rawlen);
+        zc_count(&mca_pml_zcomp.pv_codec_out[c->id], (unsigned long long) out);
     } else {
         /* the codec did not shrink it: store it raw */
         h.codec = OPAL_COMPRESS_ID_RAW;
@@ -257,8 +253,8 @@ static int zc_send_chunk(zc_sreq_t *r, zc_slot_t *s)
 {
     s->t_post = mca_pml_zcomp_now();
     r->wire_total += s->wire;
-    return mca_pml_zcomp_wrapped.pml_isend(s->buf, s->wire, MPI_BYTE, r->dst, r->ptag,
-                                           MCA_PML_BASE_SEND_STANDARD, r->comm, &s->req);
+    return mca_pml_zcomp_wrapped.pml_isend(s->buf, s->wire, MPI_BYTE, r->arg.dst, r->ptag,
+                                           MCA_PML_BASE_SEND_STANDARD, r->arg.comm, &s->req);
 }
 
 /* Start sending a message (new request or MPI_Start of a persistent one). */
@@ -282,12 +278,12 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
     r->super.req_status.MPI_ERROR = MPI_SUCCESS;
     r->super.req_status._cancelled = 0;
     r->super.req_status._ucount = 0;
-    r->super.req_status.MPI_SOURCE = r->comm->c_my_rank;
-    r->super.req_status.MPI_TAG = r->tag;
+    r->super.req_status.MPI_SOURCE = r->arg.comm->c_my_rank;
+    r->super.req_status.MPI_TAG = r->arg.tag;
 
     if (NULL == dec->codec) {
-        rc = mca_pml_zcomp_wrapped.pml_isend(r->buf, r->count, r->dtype, r->dst, r->tag, r->mode,
-                                             r->comm, &r->raw);
+        rc = mca_pml_zcomp_wrapped.pml_isend(r->arg.buf, r->arg.count, r->arg.dtype, r->arg.dst,
+                                             r->arg.tag, r->arg.mode, r->arg.comm, &r->raw);
         zc_count(&mca_pml_zcomp.pv_msgs_raw, 1);
         zc_count(&mca_pml_zcomp.pv_bytes_raw, r->orig);
         return rc;
@@ -295,13 +291,13 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
 
     r->chunk = mca_pml_zcomp.p.chunk_size;
     r->nchunks = (uint32_t) ((r->orig + r->chunk - 1) / r->chunk);
-    r->contig = opal_datatype_is_contiguous_memory_layout(&r->dtype->super, r->count);
+    r->contig = opal_datatype_is_contiguous_memory_layout(&r->arg.dtype->super, r->arg.count);
     if (r->contig) {
-        r->base = (const char *) r->buf + r->dtype->super.true_lb;
+        r->base = (const char *) r->arg.buf + r->arg.dtype->super.true_lb;
     } else if (!r->conv_ready) {
         OBJ_CONSTRUCT(&r->conv, opal_convertor_t);
-        opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &r->dtype->super,
-                                                 r->count, r->buf, 0, &r->conv);
+        opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &r->arg.dtype->super,
+                                                 r->arg.count, r->arg.buf, 0, &r->conv);
         r->conv_ready = true;
     } else {
         size_t zero = 0;
@@ -369,19 +365,17 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
         memcpy(r->hbuf + sizeof(h), r->slots[0].buf, (size_t) w0);
     }
     rc = mca_pml_zcomp_wrapped.pml_isend(r->hbuf, sizeof(h) + (single ? (size_t) w0 : 0),
-                                         MPI_BYTE, r->dst, r->tag,
-                                         (mca_pml_base_send_mode_t) (r->mode
+                                         MPI_BYTE, r->arg.dst, r->arg.tag,
+                                         (mca_pml_base_send_mode_t) (r->arg.mode
                                                                      | MCA_PML_BASE_SEND_MARKED),
-                                         r->comm, &r->hreq);
+                                         r->arg.comm, &r->hreq);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
     r->wire_total = sizeof(h);
     zc_count(&mca_pml_zcomp.pv_msgs_compressed, 1);
     zc_count(&mca_pml_zcomp.pv_bytes_original, r->orig);
-    if (r->dec.codec->id <= OPAL_COMPRESS_ID_RICE) {
-        zc_count(&mca_pml_zcomp.pv_codec_msgs[r->dec.codec->id], 1);
-    }
+    zc_count(&mca_pml_zcomp.pv_codec_msgs[r->dec.codec->id], 1);
     if (single) {
         r->wire_total += (size_t) w0;
         r->next = 1;
@@ -401,7 +395,7 @@ static void zc_sreq_finish(zc_sreq_t *r)
     zc_count(&mca_pml_zcomp.pv_bytes_sent, NULL != r->dec.codec ? r->wire_total : 0);
     if (NULL != r->dec.codec) {
         ZC_VERBOSE(20, "zcomp: sent %zu B to %d tag %d as %zu B (%s, %u chunks) in %.3f ms",
-                   r->orig, r->dst, r->tag, r->wire_total, r->dec.codec->name, r->nchunks,
+                   r->orig, r->arg.dst, r->arg.tag, r->wire_total, r->dec.codec->name, r->nchunks,
                    1e3 * (mca_pml_zcomp_now() - r->t_start));
     }
     if (!r->super.req_persistent && NULL != r->dec.codec) {
@@ -430,7 +424,7 @@ static bool zc_sreq_advance(zc_sreq_t *r, int *events)
             r->error = r->raw->req_status.MPI_ERROR;
         }
         if (r->orig >= (1u << 20)) {
-            mca_pml_zcomp_note_transfer(r->comm, r->dst, r->orig,
+            mca_pml_zcomp_note_transfer(r->arg.comm, r->arg.dst, r->orig,
                                         mca_pml_zcomp_now() - r->t_start);
         }
         ompi_request_free(&r->raw);
@@ -487,7 +481,8 @@ static bool zc_sreq_advance(zc_sreq_t *r, int *events)
         if (r->wire_total >= (256u << 10)) {
             /* a lower bound of the link's speed (compression may have been
              * the bottleneck); the model only raises its estimate with it */
-            mca_pml_zcomp_note_transfer(r->comm, r->dst, r->wire_total, -(now - r->t_start));
+            mca_pml_zcomp_note_transfer(r->arg.comm, r->arg.dst, r->wire_total,
+                                        -(now - r->t_start));
         }
         return true;
     }
@@ -643,7 +638,8 @@ static int zc_sreq_start_fn(size_t count, ompi_request_t **requests)
             || zc_sreq_free != r->super.req_free) {
             continue;
         }
-        mca_pml_zcomp_decide(r->buf, r->count, r->dtype, r->orig, r->dst, r->comm, r->tag, &dec);
+        mca_pml_zcomp_decide(r->arg.buf, r->arg.count, r->arg.dtype, r->orig, r->arg.dst,
+                             r->arg.comm, r->arg.tag, &dec);
         rc = zc_sreq_launch(r, &dec);
         if (OMPI_SUCCESS != rc) {
             return rc;
