@@ -22,7 +22,8 @@
  *      memory (derived datatypes, no packing copies) and the aggregator
  *      writes (reads) the covered ranges of its window; a window holding
  *      only the aggregator's own data goes straight between its buffer and
- *      the file (fcoll_la_twophase_file_{write,read}_all.c).
+ *      the file (fcoll_la_twophase_exchange.c; the order of its steps in
+ *      fcoll_la_twophase_file_{write,read}_all.c).
  */
 
 #ifndef MCA_FCOLL_LA_TWOPHASE_H
@@ -43,6 +44,14 @@ BEGIN_C_DECLS
 /* Cost measured per (process, file domain). */
 #define MCA_FCOLL_LA_TWOPHASE_COST_BYTES  0
 #define MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS 1
+
+/* Accepted fcoll_la_twophase_cycle_buffer_size values (checked once, at
+ * the first file_query: fcoll_la_twophase_module.c). */
+#define MCA_FCOLL_LA_TWOPHASE_CYCLE_MIN 4096
+#define MCA_FCOLL_LA_TWOPHASE_CYCLE_MAX (1 << 30)
+/* fcoll_la_twophase_num_aggregators: the default, and what a bad value
+ * becomes (io_ompio_num_aggregators or OMPIO's choice). */
+#define MCA_FCOLL_LA_TWOPHASE_AGGR_AUTO (-1)
 
 /* MCA parameters. */
 extern int mca_fcoll_la_twophase_priority;
@@ -129,35 +138,72 @@ typedef struct mca_fcoll_la_twophase_tvec_t {
     int n, cap;
 } mca_fcoll_la_twophase_tvec_t;
 
-/* Exchange helpers, in fcoll_la_twophase_file_write_all.c, used by the
- * write and the read. */
-int mca_fcoll_la_twophase_take(const mca_fcoll_la_twophase_piece_t *list,
-                               mca_fcoll_la_twophase_cursor_t *cur, int64_t we,
-                               mca_fcoll_la_twophase_pvec_t *out);
-int mca_fcoll_la_twophase_tvec_push(mca_fcoll_la_twophase_tvec_t *t,
-                                    ptrdiff_t addr, int64_t len);
-int mca_fcoll_la_twophase_pvec_push(mca_fcoll_la_twophase_pvec_t *p, int64_t off,
-                                    int64_t len, int64_t pos);
-int mca_fcoll_la_twophase_mem_blocks(const mca_fcoll_la_twophase_plan_t *plan,
-                                     int64_t pos, int64_t len,
-                                     mca_fcoll_la_twophase_tvec_t *out);
-int mca_fcoll_la_twophase_post(mca_fcoll_la_twophase_tvec_t *t, bool send, int peer,
-                               int tag, ompi_communicator_t *comm,
-                               ompi_request_t **req, ompi_datatype_t **type);
-/* Merge covered ranges (sorted in place) and write/read them between the
- * file and the window buffer starting at file offset ws. */
-int mca_fcoll_la_twophase_window_io(ompio_file_t *fh, mca_fcoll_la_twophase_pvec_t *cov,
-                                    char *winbuf, int64_t ws, bool write);
-/* Write/read the given blocks of my own data straight between my buffer
- * and the file (a window that holds no other process's data). */
-int mca_fcoll_la_twophase_direct_io(ompio_file_t *fh,
-                                    const mca_fcoll_la_twophase_plan_t *plan,
-                                    const mca_fcoll_la_twophase_pvec_t *blocks,
-                                    mca_fcoll_la_twophase_tvec_t *seg, bool write);
-/* Final agreement on errors: every rank returns an error when any failed. */
-int mca_fcoll_la_twophase_agree(ompio_file_t *fh, int ret);
+/* The exchange phase of one collective call (the windows), shared by the
+ * write and the read (fcoll_la_twophase_exchange.c): xchg_begin, then per
+ * window xchg_next and the steps in the direction's order, xchg_wait among
+ * them; at the end xchg_end (xchg_run does it all).  The aggregator steps
+ * do nothing on other processes. */
+typedef struct mca_fcoll_la_twophase_xchg_t {
+    ompio_file_t *fh;
+    bool write;                     /* write_all (else read_all) */
+    mca_fcoll_la_twophase_plan_t plan;
+    int64_t c;                      /* current cycle */
+    int64_t ws, we;                 /* aggregator: my window in cycle c */
+    bool direct;                    /* aggregator: my window holds only my data */
+    mca_fcoll_la_twophase_cursor_t *scur;  /* A: my pieces in each domain */
+    mca_fcoll_la_twophase_cursor_t *rcur;  /* aggregator, P: each process's pieces */
+    mca_fcoll_la_twophase_pvec_t blocks;   /* aggregator: the blocks of my window */
+    int *first;                     /* P + 2: process r's blocks are [first[r],
+                                     * first[r + 1]), mine from first[P] */
+    mca_fcoll_la_twophase_pvec_t mine;     /* my blocks of another's window */
+    mca_fcoll_la_twophase_pvec_t cov;      /* aggregator: ranges to write/read */
+    mca_fcoll_la_twophase_tvec_t tv;       /* memory blocks of one message */
+    mca_fcoll_la_twophase_tvec_t own;      /* memory blocks of my own data */
+    ompi_request_t **reqs;          /* this window's requests */
+    ompi_datatype_t **types;        /* their derived datatypes, or NULL */
+    int nreq;
+    char *winbuf;                   /* aggregator: the cycle buffer */
+    int io_err;                     /* I/O error, returned at the end */
+} mca_fcoll_la_twophase_xchg_t;
 
-#define LAT_TAG_DATA 0x4c42
+/* Plan the call (plan_build), set status, allocate the cursors, requests
+ * and (aggregator) the cycle buffer.  On error call xchg_end anyway. */
+int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file_t *fh,
+                                     const void *buf, int count,
+                                     struct ompi_datatype_t *datatype,
+                                     ompi_status_public_t *status, bool write);
+/* Move to the next cycle anyone has data in; false when there is none. */
+bool mca_fcoll_la_twophase_xchg_next(mca_fcoll_la_twophase_xchg_t *x);
+/* Everyone: post my pieces of each other aggregator's window, straight
+ * from (write: send) or into (read: receive) my buffer. */
+int mca_fcoll_la_twophase_xchg_peers(mca_fcoll_la_twophase_xchg_t *x);
+/* Aggregator: collect the blocks of my window, every process's and mine. */
+int mca_fcoll_la_twophase_xchg_window(mca_fcoll_la_twophase_xchg_t *x);
+/* Aggregator: post each other process's blocks of my window, straight
+ * into (write: receive) or from (read: send) the cycle buffer. */
+int mca_fcoll_la_twophase_xchg_post_window(mca_fcoll_la_twophase_xchg_t *x);
+/* Aggregator: count my own blocks of my window as in place and, unless
+ * the window is direct, copy them into (write) or out of (read) the cycle
+ * buffer. */
+int mca_fcoll_la_twophase_xchg_own(mca_fcoll_la_twophase_xchg_t *x);
+/* Aggregator: write/read my window, the merged covered ranges through the
+ * cycle buffer or, direct, straight between my buffer and the file.  An
+ * I/O error is kept for xchg_end. */
+int mca_fcoll_la_twophase_xchg_io(mca_fcoll_la_twophase_xchg_t *x);
+/* Complete this window's requests. */
+int mca_fcoll_la_twophase_xchg_wait(mca_fcoll_la_twophase_xchg_t *x);
+/* Complete what is still posted, add the call's statistics to the totals,
+ * free everything; returns the error every process agrees on. */
+int mca_fcoll_la_twophase_xchg_end(mca_fcoll_la_twophase_xchg_t *x, int ret);
+
+/* One step of a window; a direction lists its steps in order, NULL last. */
+typedef int (*mca_fcoll_la_twophase_xchg_step_t)(mca_fcoll_la_twophase_xchg_t *x);
+/* A whole collective call: xchg_begin, the steps for every window until
+ * one fails, xchg_end. */
+int mca_fcoll_la_twophase_xchg_run(ompio_file_t *fh, const void *buf, int count,
+                                   struct ompi_datatype_t *datatype,
+                                   ompi_status_public_t *status, bool write,
+                                   const mca_fcoll_la_twophase_xchg_step_t *steps);
 
 /* Component / module entry points. */
 int mca_fcoll_la_twophase_component_init_query(bool enable_progress_threads,

@@ -64,32 +64,37 @@ static void reg_pvar(const char *name, const char *desc, int var_class, mca_base
         &mca_fcoll_la_twophase_component.fcollm_version, name, desc, var_class, type, NULL, ctx);
 }
 
+/* A boolean MCA variable, its default set here (the int ones use
+ * common_suite_register_int). */
+static void reg_bool(const char *name, const char *desc, int level, bool dflt, bool *storage)
+{
+    *storage = dflt;
+    (void) mca_base_component_var_register(&mca_fcoll_la_twophase_component.fcollm_version,
+                                           name, desc, MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0,
+                                           level, MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
 static int la_twophase_register(void)
 {
     const mca_base_component_t *c = &mca_fcoll_la_twophase_component.fcollm_version;
     mca_base_var_enum_t *cost_enum = NULL;
     mca_fcoll_la_twophase_stats_t *s = &mca_fcoll_la_twophase_stats;
 
-    mca_fcoll_la_twophase_priority = 1;
-    (void) mca_base_component_var_register(c, "priority",
+    (void) common_suite_register_int(c, "priority",
         "Priority of the la_twophase fcoll component (low by default: select it "
         "with --mca fcoll la_twophase)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9,
-        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_priority);
+        OPAL_INFO_LVL_9, 1, &mca_fcoll_la_twophase_priority);
 
-    mca_fcoll_la_twophase_cycle_buffer_size = 4 * 1024 * 1024;
-    (void) mca_base_component_var_register(c, "cycle_buffer_size",
+    (void) common_suite_register_int(c, "cycle_buffer_size",
         "Bytes of a file domain an aggregator handles per cycle; bounds the "
         "aggregator's buffer memory (4096 .. 1073741824, default 4 MiB)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
-        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_cycle_buffer_size);
+        OPAL_INFO_LVL_5, 4 * 1024 * 1024, &mca_fcoll_la_twophase_cycle_buffer_size);
 
-    mca_fcoll_la_twophase_num_aggregators = -1;
-    (void) mca_base_component_var_register(c, "num_aggregators",
+    (void) common_suite_register_int(c, "num_aggregators",
         "Number of aggregators (file domains).  -1: io_ompio_num_aggregators "
         "when that is set, else OMPIO's default choice.  Overrides both when > 0",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
-        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_num_aggregators);
+        OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_AGGR_AUTO,
+        &mca_fcoll_la_twophase_num_aggregators);
 
     mca_fcoll_la_twophase_cost = MCA_FCOLL_LA_TWOPHASE_COST_BYTES;
     (void) mca_base_var_enum_create("fcoll_la_twophase_cost", cost_values, &cost_enum);
@@ -103,35 +108,27 @@ static int la_twophase_register(void)
         OBJ_RELEASE(cost_enum);
     }
 
-    mca_fcoll_la_twophase_assign = true;
-    (void) mca_base_component_var_register(c, "assign",
+    reg_bool("assign",
         "Choose the aggregators by the Linear Assignment Problem (default true); "
         "false keeps the standard two-phase aggregators (rank d*P/A for domain d)",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
-        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_assign);
+        OPAL_INFO_LVL_5, true, &mca_fcoll_la_twophase_assign);
 
-    mca_fcoll_la_twophase_one_per_node = false;
-    (void) mca_base_component_var_register(c, "one_per_node",
+    reg_bool("one_per_node",
         "At most one aggregator per node: the number of aggregators is capped "
         "at the number of nodes and the LAP assigns domains to nodes, each "
         "taking the process of the node that holds most of its domain",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
-        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_one_per_node);
+        OPAL_INFO_LVL_5, false, &mca_fcoll_la_twophase_one_per_node);
 
-    mca_fcoll_la_twophase_cache = true;
-    (void) mca_base_component_var_register(c, "cache",
+    reg_bool("cache",
         "Reuse the last assignment of a file while every process's layout "
         "(relative offsets, lengths) and byte count stay the same (default true)",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_cache);
+        OPAL_INFO_LVL_6, true, &mca_fcoll_la_twophase_cache);
 
-    mca_fcoll_la_twophase_node_size = 0;
-    (void) mca_base_component_var_register(c, "node_size",
+    (void) common_suite_register_int(c, "node_size",
         "Testing aid for one_per_node: when > 0, treat ranks r and s as on the "
         "same node iff r / node_size == s / node_size instead of asking the "
         "runtime (0, default: real node locality)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9,
-        MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_node_size);
+        OPAL_INFO_LVL_9, 0, &mca_fcoll_la_twophase_node_size);
 
     memset(s, 0, sizeof(*s));
     reg_pvar("bytes_exchanged",

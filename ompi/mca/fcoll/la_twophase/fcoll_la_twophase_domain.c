@@ -450,46 +450,30 @@ void mca_fcoll_la_twophase_plan_free(mca_fcoll_la_twophase_plan_t *plan)
     memset(plan, 0, sizeof(*plan));
 }
 
-int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
-                                     int count, struct ompi_datatype_t *dt,
-                                     mca_fcoll_la_twophase_plan_t *plan)
+/* What the steps of plan_build pass on; freed at its end. */
+typedef struct lat_build_t {
+    mca_fcoll_la_twophase_piece_t *raw;  /* my pieces in view order */
+    int nraw;
+    int64_t start, end, bytes;           /* my first byte, end, byte count */
+    uint64_t hash;                       /* of my layout, relative to start */
+    int64_t *all;                        /* P x K_NFIELDS, from every rank */
+    int64_t *gain;                       /* A: my gain for each domain */
+} lat_build_t;
+
+/* Plan step 1: my data as memory segments and file pieces; my layout hash. */
+static int lat_plan_layout(ompio_file_t *fh, const void *buf, int count,
+                           struct ompi_datatype_t *dt, mca_fcoll_la_twophase_plan_t *plan,
+                           lat_build_t *b)
 {
-    mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
     struct iovec *fiov = NULL;
-    int fcount = 0;
+    int fcount = 0, cap, i, ret;
     uint32_t mcnt = 0;
-    int64_t mine[K_NFIELDS], *all = NULL, *gain = NULL, *matrix = NULL;
-    int64_t *pairs = NULL;
-    mca_fcoll_la_twophase_piece_t *raw = NULL, *split = NULL;
-    int *split_dom = NULL, *sendcnt = NULL, *recvcnt = NULL;
-    ompi_request_t **reqs = NULL;
-    int nraw = 0, nsplit = 0, cap, i, d, r, A = 0, ret = OMPI_SUCCESS, nreq = 0;
-    int P = fh->f_size;
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    int64_t start = 0, end = 0, bytes = 0, span;
-    double t0 = 0.0;
-    lat_cache_t want;
-    bool hit = false;
 
-    memset(plan, 0, sizeof(*plan));
-    memset(&want, 0, sizeof(want));
-    plan->fh = fh;
-    plan->rank = fh->f_rank;
-    plan->nprocs = P;
-    plan->my_domain = -1;
-    plan->cycle = mca_fcoll_la_twophase_cycle_buffer_size;
-    if (plan->cycle < 4096) {
-        plan->cycle = 4096;
-    }
-    if (plan->cycle > (INT64_C(1) << 30)) {
-        plan->cycle = INT64_C(1) << 30;
-    }
-
-    /* 1. memory side */
+    /* memory side */
     ret = mca_common_ompio_decode_datatype(fh, dt, count, buf, &plan->max_data,
                                            fh->f_mem_convertor, &plan->mem_iov, &mcnt);
     if (OMPI_SUCCESS != ret) {
-        goto out;
+        return ret;
     }
     plan->mem_cnt = (int) mcnt;
     if (mcnt <= 1) {
@@ -497,8 +481,7 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
     } else {
         plan->mem_prefix = malloc(((size_t) mcnt + 1) * sizeof(int64_t));
         if (NULL == plan->mem_prefix) {
-            ret = OMPI_ERR_OUT_OF_RESOURCE;
-            goto out;
+            return OMPI_ERR_OUT_OF_RESOURCE;
         }
         plan->mem_prefix[0] = 0;
         for (i = 0; i < (int) mcnt; i++) {
@@ -506,19 +489,20 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
         }
     }
 
-    /* 1b. file side: the next max_data bytes of the view (advances the
-     * file position as every fcoll component does) */
+    /* file side: the next max_data bytes of the view (advances the file
+     * position as every fcoll component does) */
     ret = fh->f_generate_current_file_view(fh, plan->max_data, &fiov, &fcount);
     if (OMPI_SUCCESS != ret) {
         goto out;
     }
     cap = fcount > 0 ? fcount : 1;
-    raw = malloc((size_t) cap * sizeof(*raw));
-    if (NULL == raw) {
+    b->raw = malloc((size_t) cap * sizeof(*b->raw));
+    if (NULL == b->raw) {
         ret = OMPI_ERR_OUT_OF_RESOURCE;
         goto out;
     }
     {
+        mca_fcoll_la_twophase_piece_t *raw = b->raw;
         int64_t pos = 0;
         for (i = 0; i < fcount; i++) {
             int64_t off = (int64_t) (intptr_t) fiov[i].iov_base;
@@ -527,74 +511,89 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
                 continue;
             }
             /* merge with the previous piece when contiguous in the file */
-            if (nraw > 0 && raw[nraw - 1].off + raw[nraw - 1].len == off) {
-                raw[nraw - 1].len += len;
+            if (b->nraw > 0 && raw[b->nraw - 1].off + raw[b->nraw - 1].len == off) {
+                raw[b->nraw - 1].len += len;
             } else {
-                raw[nraw].off = off;
-                raw[nraw].len = len;
-                raw[nraw].pos = pos;
-                nraw++;
+                raw[b->nraw].off = off;
+                raw[b->nraw].len = len;
+                raw[b->nraw].pos = pos;
+                b->nraw++;
             }
             pos += len;
-            if (0 == bytes || off < start) {
-                start = (0 == bytes || off < start) ? off : start;
+            if (0 == b->bytes || off < b->start) {
+                b->start = (0 == b->bytes || off < b->start) ? off : b->start;
             }
-            if (off + len > end) {
-                end = off + len;
+            if (off + len > b->end) {
+                b->end = off + len;
             }
-            bytes += len;
+            b->bytes += len;
         }
     }
-    for (i = 0; i < nraw; i++) {
-        h = lat_hash_mix(h, (uint64_t) (raw[i].off - start));
-        h = lat_hash_mix(h, (uint64_t) raw[i].len);
+    b->hash = UINT64_C(0xcbf29ce484222325);
+    for (i = 0; i < b->nraw; i++) {
+        b->hash = lat_hash_mix(b->hash, (uint64_t) (b->raw[i].off - b->start));
+        b->hash = lat_hash_mix(b->hash, (uint64_t) b->raw[i].len);
     }
+out:
+    free(fiov);
+    return ret;
+}
 
-    /* 2. who accesses what; number of domains proposed by every rank */
+/* Plan step 2: allgather of extents and proposals; [gmin, gmax) if *any. */
+static int lat_plan_extents(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan,
+                            lat_build_t *b, bool *any)
+{
+    int64_t mine[K_NFIELDS];
+    int A = 0, P = fh->f_size, r, ret;
+
     ret = lat_num_aggregators(fh, plan->max_data, &A);
     if (OMPI_SUCCESS != ret) {
-        goto out;
+        return ret;
     }
-    mine[K_START] = bytes ? start : 0;
-    mine[K_END] = bytes ? end : 0;
-    mine[K_BYTES] = bytes;
-    mine[K_HASH] = (int64_t) h;
+    mine[K_START] = b->bytes ? b->start : 0;
+    mine[K_END] = b->bytes ? b->end : 0;
+    mine[K_BYTES] = b->bytes;
+    mine[K_HASH] = (int64_t) b->hash;
     mine[K_NAGGR] = A;
     mine[K_NODE] = mca_fcoll_la_twophase_one_per_node ? lat_node_leader(fh) : 0;
-    all = malloc((size_t) P * K_NFIELDS * sizeof(int64_t));
-    if (NULL == all) {
-        ret = OMPI_ERR_OUT_OF_RESOURCE;
-        goto out;
+    b->all = malloc((size_t) P * K_NFIELDS * sizeof(int64_t));
+    if (NULL == b->all) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
     }
     ret = fh->f_comm->c_coll->coll_allgather(mine, K_NFIELDS, MPI_LONG_LONG,
-                                             all, K_NFIELDS, MPI_LONG_LONG,
+                                             b->all, K_NFIELDS, MPI_LONG_LONG,
                                              fh->f_comm,
                                              fh->f_comm->c_coll->coll_allgather_module);
     if (OMPI_SUCCESS != ret) {
-        goto out;
+        return ret;
     }
-    {
-        bool any = false;
-        for (r = 0; r < P; r++) {
-            const int64_t *a = &all[(size_t) r * K_NFIELDS];
-            if (0 == a[K_BYTES]) {
-                continue;
-            }
-            if (!any || a[K_START] < plan->gmin) {
-                plan->gmin = a[K_START];
-            }
-            if (!any || a[K_END] > plan->gmax) {
-                plan->gmax = a[K_END];
-            }
-            any = true;
+    *any = false;
+    for (r = 0; r < P; r++) {
+        const int64_t *a = &b->all[(size_t) r * K_NFIELDS];
+        if (0 == a[K_BYTES]) {
+            continue;
         }
-        if (!any) {
-            goto out;       /* nothing to do anywhere: num_domains == 0 */
+        if (!*any || a[K_START] < plan->gmin) {
+            plan->gmin = a[K_START];
         }
+        if (!*any || a[K_END] > plan->gmax) {
+            plan->gmax = a[K_END];
+        }
+        *any = true;
     }
+    return OMPI_SUCCESS;
+}
 
-    /* 3. file domains: A equal slices of [gmin, gmax) */
-    A = (int) all[K_NAGGR];         /* rank 0's choice, the same everywhere */
+/* Plan step 3: A file domains; my pieces split and sorted by them; my gains. */
+static int lat_plan_domains(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan,
+                            lat_build_t *b)
+{
+    mca_fcoll_la_twophase_piece_t *split = NULL;
+    int *split_dom = NULL;
+    int nsplit = 0, cap, i, d, A, P = fh->f_size, ret = OMPI_SUCCESS;
+    int64_t span;
+
+    A = (int) b->all[K_NAGGR];      /* rank 0's choice, the same everywhere */
     if (A < 1) {
         A = 1;
     }
@@ -602,10 +601,9 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
         A = P;
     }
     if (mca_fcoll_la_twophase_one_per_node) {
-        int nn = lat_count_nodes(P, all);
+        int nn = lat_count_nodes(P, b->all);
         if (0 == nn) {
-            ret = OMPI_ERR_OUT_OF_RESOURCE;
-            goto out;
+            return OMPI_ERR_OUT_OF_RESOURCE;
         }
         if (A > nn) {
             A = nn;
@@ -621,21 +619,20 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
     plan->agg = malloc((size_t) A * sizeof(int));
     plan->dom_first = calloc((size_t) A + 1, sizeof(int));
     if (NULL == plan->agg || NULL == plan->dom_first) {
-        ret = OMPI_ERR_OUT_OF_RESOURCE;
-        goto out;
+        return OMPI_ERR_OUT_OF_RESOURCE;
     }
 
     /* split my pieces at domain ends */
-    cap = nraw + A + 1;
+    cap = b->nraw + A + 1;
     split = malloc((size_t) cap * sizeof(*split));
     split_dom = malloc((size_t) cap * sizeof(int));
-    gain = calloc((size_t) A, sizeof(int64_t));
-    if (NULL == split || NULL == split_dom || NULL == gain) {
+    b->gain = calloc((size_t) A, sizeof(int64_t));
+    if (NULL == split || NULL == split_dom || NULL == b->gain) {
         ret = OMPI_ERR_OUT_OF_RESOURCE;
         goto out;
     }
-    for (i = 0; i < nraw; i++) {
-        int64_t off = raw[i].off, len = raw[i].len, pos = raw[i].pos;
+    for (i = 0; i < b->nraw; i++) {
+        int64_t off = b->raw[i].off, len = b->raw[i].len, pos = b->raw[i].pos;
         while (len > 0) {
             int64_t dend, take;
             d = (int) ((off - plan->gmin) / plan->fd_size);
@@ -665,8 +662,8 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
             split[nsplit].pos = pos;
             split_dom[nsplit] = d;
             nsplit++;
-            gain[d] += (MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS == mca_fcoll_la_twophase_cost)
-                       ? 1 : take;
+            b->gain[d] += (MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS == mca_fcoll_la_twophase_cost)
+                          ? 1 : take;
             off += take;
             pos += take;
             len -= take;
@@ -698,27 +695,43 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
     }
     plan->npieces = nsplit;
     for (d = 0; d < A; d++) {
-        int a = plan->dom_first[d], b = plan->dom_first[d + 1];
-        for (i = a + 1; i < b; i++) {
+        int a = plan->dom_first[d], e = plan->dom_first[d + 1];
+        for (i = a + 1; i < e; i++) {
             if (plan->pieces[i].off < plan->pieces[i - 1].off) {
-                qsort(plan->pieces + a, (size_t) (b - a), sizeof(*plan->pieces), lat_cmp_off);
+                qsort(plan->pieces + a, (size_t) (e - a), sizeof(*plan->pieces), lat_cmp_off);
                 break;
             }
         }
     }
+out:
+    free(split);
+    free(split_dom);
+    return ret;
+}
 
-    /* 4. the assignment (LAP on rank 0), unless cached */
+/* Plan step 4: each domain's aggregator (LAP on rank 0 unless cached). */
+static int lat_plan_assign(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan,
+                           const lat_build_t *b)
+{
+    mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
+    const int64_t *all = b->all;
+    int64_t *matrix = NULL;
+    int d, r, A = plan->num_domains, P = fh->f_size, ret = OMPI_SUCCESS;
+    double t0 = 0.0;
+    lat_cache_t want;
+    bool hit = false;
+
+    memset(&want, 0, sizeof(want));
     want.nprocs = P;
     want.num_domains = A;
     want.cost = mca_fcoll_la_twophase_cost;
     want.one_per_node = mca_fcoll_la_twophase_one_per_node;
     want.assign = mca_fcoll_la_twophase_assign;
     want.node_size = mca_fcoll_la_twophase_node_size;
-    want.span = span;
+    want.span = plan->gmax - plan->gmin;
     want.key = malloc((size_t) P * KEY_FIELDS * sizeof(int64_t));
     if (NULL == want.key) {
-        ret = OMPI_ERR_OUT_OF_RESOURCE;
-        goto out;
+        return OMPI_ERR_OUT_OF_RESOURCE;
     }
     for (r = 0; r < P; r++) {
         const int64_t *a = &all[(size_t) r * K_NFIELDS];
@@ -735,7 +748,7 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
         st->assign_time_last = 0.0;
     } else {
         t0 = lat_now();
-        ret = lat_gather_matrix(fh, A, gain, &matrix);
+        ret = lat_gather_matrix(fh, A, b->gain, &matrix);
         if (OMPI_SUCCESS != ret) {
             goto out;
         }
@@ -803,8 +816,21 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
                         (long long) plan->fd_size, plan->agg[d], hit ? " (cached)" : "");
         }
     }
+out:
+    free(matrix);
+    free(want.key);
+    return ret;
+}
 
-    /* 5. piece lists to the aggregators */
+/* Plan step 5: each aggregator gets every rank's pieces in its domain. */
+static int lat_plan_meta(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan)
+{
+    int64_t *pairs = NULL;
+    int *sendcnt = NULL, *recvcnt = NULL;
+    ompi_request_t **reqs = NULL;
+    int nsplit = plan->npieces, i, d, r, A = plan->num_domains, P = fh->f_size;
+    int ret = OMPI_SUCCESS, nreq = 0;
+
     sendcnt = calloc((size_t) P, sizeof(int));
     recvcnt = calloc((size_t) P, sizeof(int));
     reqs = malloc(((size_t) P + (size_t) A) * sizeof(*reqs));
@@ -898,23 +924,52 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
             }
         }
     }
-
 out:
     if (nreq > 0) {
         (void) ompi_request_wait_all(nreq, reqs, MPI_STATUSES_IGNORE);
     }
-    free(fiov);
-    free(all);
-    free(gain);
-    free(matrix);
     free(pairs);
-    free(raw);
-    free(split);
-    free(split_dom);
     free(sendcnt);
     free(recvcnt);
     free(reqs);
-    free(want.key);
+    return ret;
+}
+
+int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
+                                     int count, struct ompi_datatype_t *dt,
+                                     mca_fcoll_la_twophase_plan_t *plan)
+{
+    lat_build_t b;
+    bool any = false;
+    int ret;
+
+    memset(plan, 0, sizeof(*plan));
+    memset(&b, 0, sizeof(b));
+    plan->fh = fh;
+    plan->rank = fh->f_rank;
+    plan->nprocs = fh->f_size;
+    plan->my_domain = -1;
+    /* in range: check_params (fcoll_la_twophase_module.c) fixed it when
+     * the file was opened */
+    plan->cycle = mca_fcoll_la_twophase_cycle_buffer_size;
+
+    ret = lat_plan_layout(fh, buf, count, dt, plan, &b);
+    if (OMPI_SUCCESS == ret) {
+        ret = lat_plan_extents(fh, plan, &b, &any);
+    }
+    /* no rank accesses any byte: nothing more to plan, num_domains == 0 */
+    if (OMPI_SUCCESS == ret && any) {
+        ret = lat_plan_domains(fh, plan, &b);
+        if (OMPI_SUCCESS == ret) {
+            ret = lat_plan_assign(fh, plan, &b);
+        }
+        if (OMPI_SUCCESS == ret) {
+            ret = lat_plan_meta(fh, plan);
+        }
+    }
+    free(b.raw);
+    free(b.all);
+    free(b.gain);
     if (OMPI_SUCCESS != ret) {
         LAT_VERBOSE(1, "fcoll:la_twophase: rank %d: planning failed (%d)", fh->f_rank, ret);
         mca_fcoll_la_twophase_plan_free(plan);

@@ -7,11 +7,12 @@
 
 #include "ompi_config.h"
 
-#include "mpi.h"
-#include <stdlib.h>
+#include "opal/threads/mutex.h"
 
-#include "opal/util/output.h"
-#include "opal/util/show_help.h"
+#include "mpi.h"
+#include <stdio.h>
+
+#include "opal/mca/common/suite/common_suite.h"
 #include "fcoll_la_twophase.h"
 
 static mca_fcoll_base_module_1_0_0_t la_twophase_module = {
@@ -33,45 +34,41 @@ int mca_fcoll_la_twophase_component_init_query(bool enable_progress_threads,
     return OMPI_SUCCESS;
 }
 
-/* show_help text printed by this process itself: Open MPI 4.1.4 with this
- * PMIx loses show_help messages forwarded to mpirun ("Data unpack would
- * read past end of buffer" in orte/util/show_help.c), so the message is
- * formatted here and written on the local output stream. */
-#define LAT_HELP(topic, ...) do {                                             \
-        char *msg_ = opal_show_help_string("help-fcoll-la_twophase.txt", (topic), \
-                                           true, __VA_ARGS__);                \
-        if (NULL != msg_) {                                                   \
-            opal_output(0, "%s", msg_);                                       \
-            free(msg_);                                                       \
-        }                                                                     \
-    } while (0)
-
 /* Out-of-range parameters: rank 0 of the first file opened says so, every
  * process uses a valid value instead (the values the collective calls use
- * are fixed here). */
+ * are fixed here, the only place they are checked). */
 static void check_params(int rank)
 {
+    /* under a lock: a thread opening a file while another checks must
+     * not plan with the unchecked values */
+    static opal_mutex_t lock = OPAL_MUTEX_STATIC_INIT;
     static bool checked = false;
-    int v;
+    char outcome[64];
+    int v, use;
+    OPAL_THREAD_LOCK(&lock);
     if (checked) {
+        OPAL_THREAD_UNLOCK(&lock);
         return;
     }
-    checked = true;
     v = mca_fcoll_la_twophase_cycle_buffer_size;
-    if (v < 4096 || v > (1 << 30)) {
-        int use = v < 4096 ? 4096 : (1 << 30);
-        if (0 == rank) {
-            LAT_HELP("bad cycle buffer", v, use);
-        }
+    use = v < MCA_FCOLL_LA_TWOPHASE_CYCLE_MIN ? MCA_FCOLL_LA_TWOPHASE_CYCLE_MIN
+                                              : MCA_FCOLL_LA_TWOPHASE_CYCLE_MAX;
+    snprintf(outcome, sizeof(outcome), "using %d instead", use);
+    if (!common_suite_int_in_range("fcoll_la_twophase_cycle_buffer_size", v,
+                                   MCA_FCOLL_LA_TWOPHASE_CYCLE_MIN,
+                                   MCA_FCOLL_LA_TWOPHASE_CYCLE_MAX, 0 == rank, outcome)) {
         mca_fcoll_la_twophase_cycle_buffer_size = use;
     }
+    /* -1 or >= 1: not one range, so its own message */
     v = mca_fcoll_la_twophase_num_aggregators;
     if (0 == v || v < -1) {
         if (0 == rank) {
-            LAT_HELP("bad num aggregators", v);
+            common_suite_show_help("help-fcoll-la_twophase.txt", "bad num aggregators", v);
         }
-        mca_fcoll_la_twophase_num_aggregators = -1;
+        mca_fcoll_la_twophase_num_aggregators = MCA_FCOLL_LA_TWOPHASE_AGGR_AUTO;
     }
+    checked = true;
+    OPAL_THREAD_UNLOCK(&lock);
 }
 
 mca_fcoll_base_module_1_0_0_t *

@@ -1,0 +1,642 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * fcoll/la_twophase: the exchange phase shared by the collective write and
+ * read (the windows, after plan_build): the state of one call, its set-up
+ * and clean-up, the walk over the windows, the messages between processes
+ * and aggregators, and the aggregator's I/O of a window.
+ */
+
+#include "ompi_config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/request/request.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "fcoll_la_twophase.h"
+
+#define LAT_TAG_DATA 0x4c42  /* the metadata of step 4 uses 0x4c41 */
+
+/* ------------------------------------------------------------ helpers */
+
+static int lat_pvec_push(mca_fcoll_la_twophase_pvec_t *p, int64_t off, int64_t len,
+                         int64_t pos)
+{
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 64;
+        void *v = realloc(p->v, (size_t) cap * sizeof(*p->v));
+        if (NULL == v) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        p->v = v;
+        p->cap = cap;
+    }
+    p->v[p->n].off = off;
+    p->v[p->n].len = len;
+    p->v[p->n].pos = pos;
+    p->n++;
+    return OMPI_SUCCESS;
+}
+
+static int lat_tvec_push(mca_fcoll_la_twophase_tvec_t *t, ptrdiff_t addr, int64_t len)
+{
+    /* len <= cycle buffer size <= 2^30, so an int block length */
+    if (t->n > 0 && t->addr[t->n - 1] + t->blen[t->n - 1] == addr &&
+        (int64_t) t->blen[t->n - 1] + len <= INT_MAX) {
+        t->blen[t->n - 1] += (int) len;
+        return OMPI_SUCCESS;
+    }
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        void *a = realloc(t->addr, (size_t) cap * sizeof(*t->addr));
+        void *b;
+        if (NULL == a) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        t->addr = a;
+        b = realloc(t->blen, (size_t) cap * sizeof(*t->blen));
+        if (NULL == b) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        t->blen = b;
+        t->cap = cap;
+    }
+    t->addr[t->n] = addr;
+    t->blen[t->n] = (int) len;
+    t->n++;
+    return OMPI_SUCCESS;
+}
+
+/* Append to out the pieces under cur up to file offset we, advancing cur. */
+static int lat_take(const mca_fcoll_la_twophase_piece_t *list,
+                    mca_fcoll_la_twophase_cursor_t *cur, int64_t we,
+                    mca_fcoll_la_twophase_pvec_t *out)
+{
+    while (cur->idx < cur->end) {
+        const mca_fcoll_la_twophase_piece_t *p = &list[cur->idx];
+        int64_t off = p->off + cur->done, rem = p->len - cur->done, take;
+        int ret;
+        if (off >= we) {
+            break;
+        }
+        take = (we - off < rem) ? we - off : rem;
+        ret = lat_pvec_push(out, off, take, p->pos + cur->done);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+        cur->done += take;
+        if (cur->done == p->len) {
+            cur->idx++;
+            cur->done = 0;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Append to out the memory blocks of bytes [pos, pos + len) of my data. */
+static int lat_mem_blocks(const mca_fcoll_la_twophase_plan_t *plan, int64_t pos, int64_t len,
+                          mca_fcoll_la_twophase_tvec_t *out)
+{
+    int lo, hi, k, ret;
+    if (NULL == plan->mem_prefix) {
+        return lat_tvec_push(out, (ptrdiff_t) (plan->mem_base + pos), len);
+    }
+    /* segment k with prefix[k] <= pos < prefix[k + 1] */
+    lo = 0;
+    hi = plan->mem_cnt - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (plan->mem_prefix[mid] <= pos) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    for (k = lo; len > 0 && k < plan->mem_cnt; k++) {
+        int64_t in = pos - plan->mem_prefix[k];
+        int64_t avail = (int64_t) plan->mem_iov[k].iov_len - in;
+        int64_t take;
+        if (avail <= 0) {
+            continue;
+        }
+        take = avail < len ? avail : len;
+        ret = lat_tvec_push(out, (ptrdiff_t) ((char *) plan->mem_iov[k].iov_base + in), take);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+        pos += take;
+        len -= take;
+    }
+    return len > 0 ? OMPI_ERROR : OMPI_SUCCESS;
+}
+
+/* Post a send or receive of the memory blocks t (one block as plain bytes,
+ * several through an hindexed datatype returned in *type for destruction
+ * after completion). */
+static int lat_post(mca_fcoll_la_twophase_tvec_t *t, bool send, int peer, int tag,
+                    ompi_communicator_t *comm, ompi_request_t **req, ompi_datatype_t **type)
+{
+    char *base;
+    int count, ret, k;
+    ompi_datatype_t *dt;
+
+    *type = NULL;
+    if (1 == t->n) {
+        base = (char *) t->addr[0];
+        count = t->blen[0];
+        dt = MPI_BYTE;
+    } else {
+        /* displacements relative to the first block */
+        base = (char *) t->addr[0];
+        for (k = t->n - 1; k >= 0; k--) {
+            t->addr[k] -= (ptrdiff_t) base;
+        }
+        ret = ompi_datatype_create_hindexed(t->n, t->blen, t->addr, MPI_BYTE, type);
+        if (OMPI_SUCCESS != ret) {
+            *type = NULL;
+            return ret;
+        }
+        ret = ompi_datatype_commit(type);
+        if (OMPI_SUCCESS != ret) {
+            ompi_datatype_destroy(type);
+            *type = NULL;
+            return ret;
+        }
+        dt = *type;
+        count = 1;
+    }
+    if (send) {
+        return MCA_PML_CALL(isend(base, count, dt, peer, tag,
+                                  MCA_PML_BASE_SEND_STANDARD, comm, req));
+    }
+    return MCA_PML_CALL(irecv(base, count, dt, peer, tag, comm, req));
+}
+
+static int lat_cmp_piece(const void *a, const void *b)
+{
+    const mca_fcoll_la_twophase_piece_t *x = a, *y = b;
+    return (x->off > y->off) - (x->off < y->off);
+}
+
+/* Merge covered ranges (sorted in place) and write/read them between the
+ * file and the window buffer starting at file offset ws. */
+static int lat_window_io(ompio_file_t *fh, mca_fcoll_la_twophase_pvec_t *cov, char *winbuf,
+                         int64_t ws, bool write)
+{
+    int i, n = 0;
+    ssize_t done;
+    mca_common_ompio_io_array_t *io;
+
+    if (0 == cov->n) {
+        return OMPI_SUCCESS;
+    }
+    for (i = 1; i < cov->n; i++) {
+        if (cov->v[i].off < cov->v[i - 1].off) {
+            qsort(cov->v, (size_t) cov->n, sizeof(*cov->v), lat_cmp_piece);
+            break;
+        }
+    }
+    /* merge overlapping and touching ranges */
+    for (i = 1; i < cov->n; i++) {
+        mca_fcoll_la_twophase_piece_t *last = &cov->v[n];
+        int64_t e = cov->v[i].off + cov->v[i].len;
+        if (cov->v[i].off <= last->off + last->len) {
+            if (e > last->off + last->len) {
+                last->len = e - last->off;
+            }
+        } else {
+            cov->v[++n] = cov->v[i];
+        }
+    }
+    n++;
+    io = malloc((size_t) n * sizeof(*io));
+    if (NULL == io) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (i = 0; i < n; i++) {
+        io[i].memory_address = winbuf + (cov->v[i].off - ws);
+        io[i].offset = (IOVBASE_TYPE *) (intptr_t) cov->v[i].off;
+        io[i].length = (size_t) cov->v[i].len;
+    }
+    fh->f_io_array = io;
+    fh->f_num_of_io_entries = n;
+    done = write ? fh->f_fbtl->fbtl_pwritev(fh) : fh->f_fbtl->fbtl_preadv(fh);
+    fh->f_io_array = NULL;
+    fh->f_num_of_io_entries = 0;
+    free(io);
+    return done < 0 ? MPI_ERR_IO : OMPI_SUCCESS;
+}
+
+/* Write/read the given blocks of my own data straight between my buffer
+ * and the file (a window that holds no other process's data). */
+static int lat_direct_io(ompio_file_t *fh, const mca_fcoll_la_twophase_plan_t *plan,
+                         const mca_fcoll_la_twophase_pvec_t *blocks,
+                         mca_fcoll_la_twophase_tvec_t *seg, bool write)
+{
+    int i, k, n = 0, cap = 0, ret = OMPI_SUCCESS;
+    ssize_t done;
+    mca_common_ompio_io_array_t *io = NULL;
+
+    for (i = 0; i < blocks->n; i++) {
+        int64_t off = blocks->v[i].off;
+        seg->n = 0;
+        ret = lat_mem_blocks(plan, blocks->v[i].pos, blocks->v[i].len, seg);
+        if (OMPI_SUCCESS != ret) {
+            goto out;
+        }
+        for (k = 0; k < seg->n; k++) {
+            if (n == cap) {
+                void *p;
+                cap = cap ? 2 * cap : 64;
+                p = realloc(io, (size_t) cap * sizeof(*io));
+                if (NULL == p) {
+                    ret = OMPI_ERR_OUT_OF_RESOURCE;
+                    goto out;
+                }
+                io = p;
+            }
+            io[n].memory_address = (void *) seg->addr[k];
+            io[n].offset = (IOVBASE_TYPE *) (intptr_t) off;
+            io[n].length = (size_t) seg->blen[k];
+            off += seg->blen[k];
+            n++;
+        }
+    }
+    if (0 == n) {
+        goto out;
+    }
+    fh->f_io_array = io;
+    fh->f_num_of_io_entries = n;
+    done = write ? fh->f_fbtl->fbtl_pwritev(fh) : fh->f_fbtl->fbtl_preadv(fh);
+    fh->f_io_array = NULL;
+    fh->f_num_of_io_entries = 0;
+    if (done < 0) {
+        ret = MPI_ERR_IO;
+    }
+out:
+    free(io);
+    return ret;
+}
+
+/* Final agreement on errors: every rank returns an error when any failed. */
+static int lat_agree(ompio_file_t *fh, int ret)
+{
+    int mine = (OMPI_SUCCESS == ret) ? 0 : (MPI_ERR_IO == ret ? 1 : 2), any = 0, r;
+    r = fh->f_comm->c_coll->coll_allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, fh->f_comm,
+                                           fh->f_comm->c_coll->coll_allreduce_module);
+    if (OMPI_SUCCESS != r) {
+        return OMPI_SUCCESS == ret ? r : ret;
+    }
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    return 0 == any ? OMPI_SUCCESS : (1 == any ? MPI_ERR_IO : MPI_ERR_OTHER);
+}
+
+/* n cursors, cursor i over list entries [first[i], first[i + 1]). */
+static void lat_cursors_init(mca_fcoll_la_twophase_cursor_t *cur, int n, const int *first)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        cur[i].idx = first[i];
+        cur[i].end = first[i + 1];
+        cur[i].done = 0;
+    }
+}
+
+/* Post x->tv to or from peer and count what is sent (bytes of data). */
+static int lat_xchg_post(mca_fcoll_la_twophase_xchg_t *x, bool send, int peer, int64_t bytes)
+{
+    mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
+    int ret = lat_post(&x->tv, send, peer, LAT_TAG_DATA, x->fh->f_comm,
+                       &x->reqs[x->nreq], &x->types[x->nreq]);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    x->nreq++;
+    if (send) {
+        st->bytes_exchanged_last += (unsigned long long) bytes;
+        st->messages_last++;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Add blocks [b, e) of my window to the ranges the aggregator writes/reads. */
+static int lat_xchg_cover(mca_fcoll_la_twophase_xchg_t *x, int b, int e)
+{
+    int i, ret;
+    for (i = b; i < e; i++) {
+        ret = lat_pvec_push(&x->cov, x->blocks.v[i].off, x->blocks.v[i].len, 0);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- API */
+
+int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file_t *fh,
+                                     const void *buf, int count,
+                                     struct ompi_datatype_t *datatype,
+                                     ompi_status_public_t *status, bool write)
+{
+    mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
+    mca_fcoll_la_twophase_plan_t *plan = &x->plan;
+    int A, P = fh->f_size, ret;
+
+    memset(x, 0, sizeof(*x));
+    x->fh = fh;
+    x->write = write;
+    st->bytes_exchanged_last = 0;
+    st->bytes_in_place_last = 0;
+    st->messages_last = 0;
+    st->buffer_last = 0;
+
+    ret = mca_fcoll_la_twophase_plan_build(fh, buf, count, datatype, plan);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    if (MPI_STATUS_IGNORE != status) {
+        status->_ucount = plan->max_data;
+    }
+    A = plan->num_domains;
+    if (0 == A) {
+        return OMPI_SUCCESS;    /* no windows: next() ends at once */
+    }
+
+    /* at most one message per process and one per domain in a window */
+    x->scur = malloc((size_t) A * sizeof(*x->scur));
+    x->reqs = malloc(((size_t) P + (size_t) A) * sizeof(*x->reqs));
+    x->types = calloc((size_t) P + (size_t) A, sizeof(*x->types));
+    if (NULL == x->scur || NULL == x->reqs || NULL == x->types) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    lat_cursors_init(x->scur, A, plan->dom_first);
+    if (plan->my_domain >= 0) {
+        x->rcur = malloc((size_t) P * sizeof(*x->rcur));
+        x->first = malloc(((size_t) P + 2) * sizeof(int));
+        /* the cycle buffer: one window, never more than the domain */
+        st->buffer_last = (unsigned long long) (plan->fd_size < plan->cycle ? plan->fd_size
+                                                                             : plan->cycle);
+        x->winbuf = malloc((size_t) st->buffer_last);
+        if (NULL == x->rcur || NULL == x->first || NULL == x->winbuf) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        lat_cursors_init(x->rcur, P, plan->meta_first);
+    }
+    return OMPI_SUCCESS;
+}
+
+bool mca_fcoll_la_twophase_xchg_next(mca_fcoll_la_twophase_xchg_t *x)
+{
+    const mca_fcoll_la_twophase_plan_t *plan = &x->plan;
+    int64_t c = INT64_MAX, t;
+    int d, r;
+
+    for (d = 0; d < plan->num_domains; d++) {
+        t = mca_fcoll_la_twophase_next_cycle(plan, plan->pieces, &x->scur[d], d);
+        c = t < c ? t : c;
+    }
+    if (plan->my_domain >= 0) {
+        for (r = 0; r < plan->nprocs; r++) {
+            t = mca_fcoll_la_twophase_next_cycle(plan, plan->meta, &x->rcur[r],
+                                                 plan->my_domain);
+            c = t < c ? t : c;
+        }
+    }
+    if (INT64_MAX == c) {
+        return false;
+    }
+    x->c = c;
+    if (plan->my_domain >= 0) {
+        mca_fcoll_la_twophase_window(plan, plan->my_domain, c, &x->ws, &x->we);
+    }
+    return true;
+}
+
+int mca_fcoll_la_twophase_xchg_peers(mca_fcoll_la_twophase_xchg_t *x)
+{
+    const mca_fcoll_la_twophase_plan_t *plan = &x->plan;
+    int64_t ws, we;
+    int d, i, ret;
+
+    for (d = 0; d < plan->num_domains; d++) {
+        int64_t bytes = 0;
+        if (d == plan->my_domain) {
+            continue;
+        }
+        mca_fcoll_la_twophase_window(plan, d, x->c, &ws, &we);
+        x->mine.n = 0;
+        ret = lat_take(plan->pieces, &x->scur[d], we, &x->mine);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+        if (0 == x->mine.n) {
+            continue;
+        }
+        x->tv.n = 0;
+        for (i = 0; i < x->mine.n; i++) {
+            ret = lat_mem_blocks(plan, x->mine.v[i].pos, x->mine.v[i].len, &x->tv);
+            if (OMPI_SUCCESS != ret) {
+                return ret;
+            }
+            bytes += x->mine.v[i].len;
+        }
+        ret = lat_xchg_post(x, x->write, plan->agg[d], bytes);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_fcoll_la_twophase_xchg_window(mca_fcoll_la_twophase_xchg_t *x)
+{
+    const mca_fcoll_la_twophase_plan_t *plan = &x->plan;
+    int P = plan->nprocs, r, ret;
+
+    if (plan->my_domain < 0) {
+        return OMPI_SUCCESS;
+    }
+    x->blocks.n = 0;
+    x->cov.n = 0;
+    for (r = 0; r < P; r++) {
+        x->first[r] = x->blocks.n;
+        ret = lat_take(plan->meta, &x->rcur[r], x->we, &x->blocks);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+    }
+    x->first[P] = x->blocks.n;
+    ret = lat_take(plan->pieces, &x->scur[plan->my_domain], x->we, &x->blocks);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    x->first[P + 1] = x->blocks.n;
+    x->direct = (0 == x->first[P]);
+    return OMPI_SUCCESS;
+}
+
+int mca_fcoll_la_twophase_xchg_post_window(mca_fcoll_la_twophase_xchg_t *x)
+{
+    int r, i, ret;
+
+    if (x->plan.my_domain < 0) {
+        return OMPI_SUCCESS;
+    }
+    for (r = 0; r < x->plan.nprocs; r++) {
+        int64_t bytes = 0;
+        int b = x->first[r], e = x->first[r + 1];
+        if (b == e) {
+            continue;
+        }
+        /* a write covers each process's blocks as their receive is posted */
+        if (x->write) {
+            ret = lat_xchg_cover(x, b, e);
+            if (OMPI_SUCCESS != ret) {
+                return ret;
+            }
+        }
+        x->tv.n = 0;
+        for (i = b; i < e; i++) {
+            ret = lat_tvec_push(&x->tv, (ptrdiff_t) (x->winbuf + (x->blocks.v[i].off - x->ws)),
+                                x->blocks.v[i].len);
+            if (OMPI_SUCCESS != ret) {
+                return ret;
+            }
+            bytes += x->blocks.v[i].len;
+        }
+        ret = lat_xchg_post(x, !x->write, r, bytes);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_fcoll_la_twophase_xchg_own(mca_fcoll_la_twophase_xchg_t *x)
+{
+    mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
+    mca_fcoll_la_twophase_pvec_t *bl = &x->blocks;
+    int i, k, ret;
+
+    if (x->plan.my_domain < 0) {
+        return OMPI_SUCCESS;
+    }
+    for (i = x->first[x->plan.nprocs]; i < bl->n; i++) {
+        char *win = x->winbuf + (bl->v[i].off - x->ws);
+        st->bytes_in_place_last += (unsigned long long) bl->v[i].len;
+        if (x->direct) {
+            continue;
+        }
+        x->own.n = 0;
+        ret = lat_mem_blocks(&x->plan, bl->v[i].pos, bl->v[i].len, &x->own);
+        if (OMPI_SUCCESS == ret && x->write) {
+            ret = lat_pvec_push(&x->cov, bl->v[i].off, bl->v[i].len, 0);
+        }
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+        for (k = 0; k < x->own.n; k++) {
+            if (x->write) {
+                memcpy(win, (const void *) x->own.addr[k], (size_t) x->own.blen[k]);
+            } else {
+                memcpy((void *) x->own.addr[k], win, (size_t) x->own.blen[k]);
+            }
+            win += x->own.blen[k];
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_fcoll_la_twophase_xchg_io(mca_fcoll_la_twophase_xchg_t *x)
+{
+    int ret;
+
+    if (x->plan.my_domain < 0) {
+        return OMPI_SUCCESS;
+    }
+    if (x->direct) {
+        ret = lat_direct_io(x->fh, &x->plan, &x->blocks, &x->own, x->write);
+    } else {
+        /* a read covers the whole window here, before reading it */
+        if (!x->write) {
+            ret = lat_xchg_cover(x, 0, x->blocks.n);
+            if (OMPI_SUCCESS != ret) {
+                return ret;
+            }
+        }
+        ret = lat_window_io(x->fh, &x->cov, x->winbuf, x->ws, x->write);
+    }
+    /* an I/O error must not break the exchange protocol: remember it and
+     * keep going, every process learns it at the end */
+    if (OMPI_SUCCESS != ret) {
+        x->io_err = ret;
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_fcoll_la_twophase_xchg_wait(mca_fcoll_la_twophase_xchg_t *x)
+{
+    int i, ret = ompi_request_wait_all(x->nreq, x->reqs, MPI_STATUSES_IGNORE);
+    for (i = 0; i < x->nreq; i++) {
+        if (NULL != x->types[i]) {
+            ompi_datatype_destroy(&x->types[i]);
+            x->types[i] = NULL;
+        }
+    }
+    x->nreq = 0;
+    return ret;
+}
+
+int mca_fcoll_la_twophase_xchg_end(mca_fcoll_la_twophase_xchg_t *x, int ret)
+{
+    mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
+
+    if (x->nreq > 0) {
+        /* an error after posting: complete what was posted before leaving */
+        (void) mca_fcoll_la_twophase_xchg_wait(x);
+    }
+    st->bytes_exchanged += st->bytes_exchanged_last;
+    st->bytes_in_place += st->bytes_in_place_last;
+    st->messages += st->messages_last;
+    free(x->scur);
+    free(x->rcur);
+    free(x->first);
+    free(x->reqs);
+    free(x->types);
+    free(x->winbuf);
+    free(x->blocks.v);
+    free(x->mine.v);
+    free(x->cov.v);
+    free(x->tv.blen);
+    free(x->tv.addr);
+    free(x->own.blen);
+    free(x->own.addr);
+    mca_fcoll_la_twophase_plan_free(&x->plan);
+    return lat_agree(x->fh, OMPI_SUCCESS != ret ? ret : x->io_err);
+}
+
+int mca_fcoll_la_twophase_xchg_run(ompio_file_t *fh, const void *buf, int count,
+                                   struct ompi_datatype_t *datatype,
+                                   ompi_status_public_t *status, bool write,
+                                   const mca_fcoll_la_twophase_xchg_step_t *steps)
+{
+    mca_fcoll_la_twophase_xchg_t x;
+    const mca_fcoll_la_twophase_xchg_step_t *s;
+    int ret = mca_fcoll_la_twophase_xchg_begin(&x, fh, buf, count, datatype, status, write);
+
+    while (OMPI_SUCCESS == ret && mca_fcoll_la_twophase_xchg_next(&x)) {
+        for (s = steps; OMPI_SUCCESS == ret && NULL != *s; s++) {
+            ret = (*s)(&x);
+        }
+    }
+    return mca_fcoll_la_twophase_xchg_end(&x, ret);
+}
