@@ -78,7 +78,7 @@ for c in flat radix; do
 done
 # A bad limit stops MPI_Init with an explanation (which 4.1.4 may lose at
 # that abort, see fails_saying in lib.sh).
-fails_saying 6 'comm_store_base_cid_limit is 2' badlimit.txt \
+fails_saying 6 'comm_store_base_cid_limit: 2' badlimit.txt \
     mpirun_t -np 1 --mca comm_store_base_cid_limit 2 ./cid density 1
 
 for c in flat rbtree radix; do

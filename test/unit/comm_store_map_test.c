@@ -831,24 +831,45 @@ typedef struct {
     int stop;                   /* atomic */
 } conc_t;
 
-/* A lock-free reader of a round: the round's state, its own generator,
- * what it did. */
-typedef struct {
+/* A lock-free reader of a round: the round's state, the round's stop
+ * flag, its lookup, its own generator, what it did. */
+typedef struct reader reader_t;
+struct reader {
     void *c;
+    const int *stop;
+    void (*step)(reader_t *rd, uint64_t x);    /* one lookup, from random bits x */
     uint64_t seed;
     size_t lookups, hits;
-} reader_t;
+};
 
-/* Starts the round's NREADERS readers fn (seeded in turn from the test's
- * generator); they run until *stop. */
-static void readers_start(pthread_t *th, reader_t *rd, void *c, int *stop, void *(*fn)(void *))
+/* A reader's thread: steps until the round's stop flag is set. */
+static void *reader_main(void *arg)
+{
+    reader_t *rd = arg;
+    uint64_t st = rd->seed;
+
+    while (!__atomic_load_n(rd->stop, __ATOMIC_ACQUIRE)) {
+        for (int j = 0; j < 64; j++) {
+            rd->step(rd, test_rand(&st));
+            rd->lookups++;
+        }
+    }
+    return NULL;
+}
+
+/* Starts the round's NREADERS readers of step (seeded in turn from the
+ * test's generator); they run until *stop. */
+static void readers_start(pthread_t *th, reader_t *rd, void *c, int *stop,
+                          void (*step)(reader_t *rd, uint64_t x))
 {
     __atomic_store_n(stop, 0, __ATOMIC_RELEASE);
     for (int t = 0; t < NREADERS; t++) {
         rd[t].c = c;
+        rd[t].stop = stop;
+        rd[t].step = step;
         rd[t].seed = test_rand(&rng_state);
         rd[t].lookups = rd[t].hits = 0;
-        CHECK(0 == pthread_create(&th[t], NULL, fn, &rd[t]), "pthread_create");
+        CHECK(0 == pthread_create(&th[t], NULL, reader_main, &rd[t]), "pthread_create");
     }
 }
 
@@ -881,43 +902,34 @@ static void expect_present(const comm_store_map_ops_t *o, const comm_store_map_t
           p);
 }
 
-static void *reader_main(void *arg)
+static void conc_step(reader_t *rd, uint64_t x)
 {
-    reader_t *rd = arg;
     conc_t *c = rd->c;
     const comm_store_map_ops_t *o = c->im->ops;
-    uint64_t st = rd->seed;
+    uint32_t cid;
+    void *p;
 
-    while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
-        for (int j = 0; j < 64; j++) {
-            uint64_t x = test_rand(&st);
-            uint32_t cid;
-            void *p;
-            switch (x & 3) {
-            case 0:
-                cid = c->stable[(x >> 8) % NSTABLE];
-                expect_present(o, c->m, cid, "concurrent");
-                break;
-            case 1:
-            case 2:
-                cid = c->churn[(x >> 8) % NCHURN];
-                break;
-            default:
-                /* low cids too: the slots of the first, smallest arrays */
-                cid = (uint32_t) ((x >> 32) % ((x & 4) ? c->window : 128));
-                break;
-            }
-            if (0 != (x & 3)) {
-                p = o->lookup(c->m, cid);
-                CHECK(NULL == p || (dec_cid(p) == cid && 0 != ((uintptr_t) p & 1)),
-                      "%s concurrent: lookup(%u) returned %p, the pointer of cid %u", o->name,
-                      cid, p, dec_cid(p));
-                rd->hits += NULL != p;
-            }
-            rd->lookups++;
-        }
+    switch (x & 3) {
+    case 0:
+        cid = c->stable[(x >> 8) % NSTABLE];
+        expect_present(o, c->m, cid, "concurrent");
+        break;
+    case 1:
+    case 2:
+        cid = c->churn[(x >> 8) % NCHURN];
+        break;
+    default:
+        /* low cids too: the slots of the first, smallest arrays */
+        cid = (uint32_t) ((x >> 32) % ((x & 4) ? c->window : 128));
+        break;
     }
-    return NULL;
+    if (0 != (x & 3)) {
+        p = o->lookup(c->m, cid);
+        CHECK(NULL == p || (dec_cid(p) == cid && 0 != ((uintptr_t) p & 1)),
+              "%s concurrent: lookup(%u) returned %p, the pointer of cid %u", o->name, cid, p,
+              dec_cid(p));
+        rd->hits += NULL != p;
+    }
 }
 
 static void test_concurrent(const impl_t *im, double seconds)
@@ -960,7 +972,7 @@ static void test_concurrent(const impl_t *im, double seconds)
             int rc = o->insert(c->m, c->stable[i], enc(c->stable[i], 0));
             CHECK(0 == rc || -1 == rc, "insert stable %u: %d", c->stable[i], rc);
         }
-        readers_start(th, rd, c, &c->stop, reader_main);
+        readers_start(th, rd, c, &c->stop, conc_step);
 
         npresent = 0;
         t_end = test_now() + seconds / rounds;
@@ -1028,38 +1040,29 @@ typedef struct {
     int stop;                              /* atomic */
 } race_t;
 
-static void *race_reader_main(void *arg)
+static void race_step(reader_t *rd, uint64_t x)
 {
-    reader_t *rd = arg;
     race_t *c = rd->c;
     const comm_store_map_ops_t *o = c->im->ops;
-    uint64_t st = rd->seed;
+    /* mostly the same cid (hot[0]): ping-pong, rbtree's hint */
+    size_t h = (x & 3) ? 0 : (size_t) ((x >> 8) % NHOT);
+    uint32_t cid = c->hot[h], d, b, g;
+    void *p;
 
-    while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
-        for (int j = 0; j < 64; j++) {
-            uint64_t x = test_rand(&st);
-            /* mostly the same cid (hot[0]): ping-pong, rbtree's hint */
-            size_t h = (x & 3) ? 0 : (size_t) ((x >> 8) % NHOT);
-            uint32_t cid = c->hot[h], d, b, g;
-            void *p;
-            if (0 == (x & 0x70)) {
-                expect_present(o, c->m, c->stable[(x >> 16) & 15], "race");
-            }
-            d = __atomic_load_n(&c->done[h], __ATOMIC_ACQUIRE);
-            p = o->lookup(c->m, cid);
-            b = __atomic_load_n(&c->started[h], __ATOMIC_ACQUIRE);
-            g = (uint32_t) ((uintptr_t) p >> 33);
-            CHECK(!(NULL != p ? (dec_cid(p) != cid || 0 == ((uintptr_t) p & 1) || g < d || g > b
-                                 || 0 == (g & 1))
-                              : (d == b && (d & 1))),
-                  "%s race: lookup(%u) returned %p (cid %u, op %u) between ops %u and %u of that "
-                  "cid (odd ops insert op's value, even ops remove)", o->name, cid, p,
-                  NULL != p ? dec_cid(p) : 0, g, d, b);
-            rd->hits += NULL != p;
-            rd->lookups++;
-        }
+    if (0 == (x & 0x70)) {
+        expect_present(o, c->m, c->stable[(x >> 16) & 15], "race");
     }
-    return NULL;
+    d = __atomic_load_n(&c->done[h], __ATOMIC_ACQUIRE);
+    p = o->lookup(c->m, cid);
+    b = __atomic_load_n(&c->started[h], __ATOMIC_ACQUIRE);
+    g = (uint32_t) ((uintptr_t) p >> 33);
+    CHECK(!(NULL != p ? (dec_cid(p) != cid || 0 == ((uintptr_t) p & 1) || g < d || g > b
+                         || 0 == (g & 1))
+                      : (d == b && (d & 1))),
+          "%s race: lookup(%u) returned %p (cid %u, op %u) between ops %u and %u of that cid "
+          "(odd ops insert op's value, even ops remove)", o->name, cid, p,
+          NULL != p ? dec_cid(p) : 0, g, d, b);
+    rd->hits += NULL != p;
 }
 
 static void test_race_hot(const impl_t *im, double seconds)
@@ -1101,7 +1104,7 @@ static void test_race_hot(const impl_t *im, double seconds)
             __atomic_store_n(&c->started[i], 0, __ATOMIC_RELEASE);
             __atomic_store_n(&c->done[i], 0, __ATOMIC_RELEASE);
         }
-        readers_start(th, rd, c, &c->stop, race_reader_main);
+        readers_start(th, rd, c, &c->stop, race_step);
         t_end = test_now() + seconds / rounds;
         while (test_now() < t_end) {
             for (int j = 0; j < 64; j++) {

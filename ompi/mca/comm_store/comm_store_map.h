@@ -128,6 +128,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,6 +167,20 @@ typedef struct comm_store_map_ops {
 
 extern const comm_store_map_ops_t comm_store_flat_ops, comm_store_rbtree_ops, comm_store_radix_ops;
 
+/* The function members of an implementation's ops table, named after one
+ * prefix: COMM_STORE_MAP_OPS(comm_store_flat) is .create =
+ * comm_store_flat_create, .destroy = comm_store_flat_destroy, and so on
+ * for insert, remove, lookup, next, lowest_free, highest, stats and
+ * set_exclusive.  Each implementation defines its table with it:
+ *   const comm_store_map_ops_t comm_store_flat_ops = {
+ *       .name = "flat", COMM_STORE_MAP_OPS(comm_store_flat)};
+ */
+#define COMM_STORE_MAP_OPS(p)                                                           \
+    .create = p##_create, .destroy = p##_destroy, .insert = p##_insert,                 \
+    .remove = p##_remove, .lookup = p##_lookup, .next = p##_next,                       \
+    .lowest_free = p##_lowest_free, .highest = p##_highest, .stats = p##_stats,         \
+    .set_exclusive = p##_set_exclusive
+
 /* flat indexes an array by the cid, so it stores cids below this bound
  * only (2^24 slots = 128 MiB of pointers); insert of a larger cid returns
  * -2.  Sparse 32-bit CIDs (Highest-CID allocation) need rbtree or radix. */
@@ -190,6 +205,15 @@ extern const comm_store_map_ops_t comm_store_flat_ops, comm_store_rbtree_ops, co
  *           pooled chunks are all-NULL with count 0 and in the pool of
  *           their level, the shortcut low[b2] equals top[0]->slot[b2] (NULL
  *           when top[0] is) for every b2. */
+/* Inside a check function: report a violation of comm_store_<impl>_check
+ * (impl a string literal, then a printf format and its arguments) on
+ * stderr and return -1. */
+#define COMM_STORE_CHECK_FAIL(impl, ...)                                          \
+    do {                                                                          \
+        fprintf(stderr, "comm_store_" impl "_check: " __VA_ARGS__);               \
+        fputc('\n', stderr);                                                      \
+        return -1;                                                                \
+    } while (0)
 int comm_store_flat_check(const comm_store_map_t *m);
 int comm_store_rbtree_check(const comm_store_map_t *m);
 int comm_store_radix_check(const comm_store_map_t *m);

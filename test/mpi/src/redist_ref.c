@@ -255,23 +255,15 @@ int MPIX_Redist_create(void *buf, int nblocks, int count, MPI_Datatype type,
         return raise_err(comm, err);
     }
 
-    struct ompi_redist_t *r = calloc(1, sizeof(*r));
+    struct ompi_redist_t *r = malloc(sizeof(*r));
+    *r = (struct ompi_redist_t){.buf = buf, .bext = bext, .n = n, .nsend = live,
+                                .nrecv = rdispl[n], .scount = scount, .sdispl = sdispl,
+                                .rcount = rcount, .rdispl = rdispl, .send_slot = send_slot,
+                                .recv_slot = recv_slot, .away = live - scount[me],
+                                .bsize = (unsigned long long) count * tsize};
     MPI_Comm_dup(comm, &r->comm);
-    r->buf = buf;
-    r->bext = bext;
     MPI_Type_contiguous((int) bext, MPI_BYTE, &r->blk);
     MPI_Type_commit(&r->blk);
-    r->n = n;
-    r->nsend = live;
-    r->nrecv = rdispl[n];
-    r->scount = scount;
-    r->sdispl = sdispl;
-    r->rcount = rcount;
-    r->rdispl = rdispl;
-    r->send_slot = send_slot;
-    r->recv_slot = recv_slot;
-    r->away = live - scount[me];
-    r->bsize = (unsigned long long) count * tsize;
     if (meta > pv_peak) {
         pv_peak = meta;
     }
@@ -314,15 +306,12 @@ int MPIX_Redist_execute(MPIX_Redist r)
 int MPIX_Redist_free(MPIX_Redist *rd)
 {
     struct ompi_redist_t *r = *rd;
+    void *owned[] = {r->scount, r->sdispl, r->rcount, r->rdispl, r->send_slot, r->recv_slot, r};
     MPI_Comm_free(&r->comm);
     MPI_Type_free(&r->blk);
-    free(r->scount);
-    free(r->sdispl);
-    free(r->rcount);
-    free(r->rdispl);
-    free(r->send_slot);
-    free(r->recv_slot);
-    free(r);
+    for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
+        free(owned[k]);
+    }
     *rd = MPIX_REDIST_NULL;
     return MPI_SUCCESS;
 }

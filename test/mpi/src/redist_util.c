@@ -243,16 +243,14 @@ static void gmap_alloc_rank(struct gmap *g, int r, int nb)
 
 static void gmap_free(struct gmap *g)
 {
+    void *owned[] = {g->nb, g->dr, g->ds, g->src_r, g->src_s, g};
     for (int r = 0; r < nprocs; r++) {
         free(g->dr[r]);
         free(g->ds[r]);
     }
-    free(g->nb);
-    free(g->dr);
-    free(g->ds);
-    free(g->src_r);
-    free(g->src_s);
-    free(g);
+    for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
+        free(owned[k]);
+    }
 }
 
 /* The global map from every rank's own part. */

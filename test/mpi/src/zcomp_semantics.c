@@ -70,6 +70,21 @@ static void recv_check(int *b, size_t n, int tag, int seed, const char *what)
     CHECK(check(b, n, seed, 90) < 0, "%s", what);
 }
 
+/* One rank's side of the sendrecv tests with peer: a goes out (tag s)
+ * while b receives tag r (data of seed rseed); then c, filled with seed
+ * s + 2, goes out (tag s + 2) and is replaced by tag r + 2 (seed r + 2). */
+static void sendrecv_pair(int peer, const int *a, int *b, int *c, size_t n, int s, int r,
+                          int rseed)
+{
+    MPI_Sendrecv(a, (int) n, MPI_INT, peer, s, b, (int) n, MPI_INT, peer, r, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    CHECK(check(b, n, rseed, 90) < 0, "sendrecv data wrong");
+    fill(c, n, s + 2, 90);
+    MPI_Sendrecv_replace(c, (int) n, MPI_INT, peer, s + 2, peer, r + 2, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+    CHECK(check(c, n, r + 2, 90) < 0, "sendrecv_replace data wrong");
+}
+
 /* ZC_SKIP="a,b": leave these tests out (see zcomp-semantics.sh) */
 static int run(const char *name)
 {
@@ -428,12 +443,7 @@ static void t_modes(void)
         MPI_Irsend(a, 10, MPI_INT, 1, 26, MPI_COMM_WORLD, &r); /* posted long ago */
         MPI_Wait(&r, MPI_STATUS_IGNORE);
         /* sendrecv */
-        MPI_Sendrecv(a, (int) n, MPI_INT, 1, 27, b, (int) n, MPI_INT, 1, 28, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-        CHECK(check(b, n, 28, 90) < 0, "sendrecv data wrong");
-        fill(b, n, 29, 90);
-        MPI_Sendrecv_replace(b, (int) n, MPI_INT, 1, 29, 1, 30, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        CHECK(check(b, n, 30, 90) < 0, "sendrecv_replace data wrong");
+        sendrecv_pair(1, a, b, b, n, 27, 28, 28);
     } else if (1 == rank) {
         MPI_Request r, r26;
         int *c = malloc(n * sizeof(int));
@@ -448,12 +458,7 @@ static void t_modes(void)
         recv_check(b, n, 25, 21, "issend data wrong");
         MPI_Wait(&r26, MPI_STATUS_IGNORE);
         fill(a, n, 28, 90);
-        MPI_Sendrecv(a, (int) n, MPI_INT, 0, 28, b, (int) n, MPI_INT, 0, 27, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-        CHECK(check(b, n, 21, 90) < 0, "sendrecv data wrong");
-        fill(c, n, 30, 90);
-        MPI_Sendrecv_replace(c, (int) n, MPI_INT, 0, 30, 0, 29, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        CHECK(check(c, n, 29, 90) < 0, "sendrecv_replace data wrong");
+        sendrecv_pair(0, a, b, c, n, 28, 27, 21);
         free(c);
     } else {
         MPI_Barrier(MPI_COMM_WORLD);
@@ -463,18 +468,31 @@ static void t_modes(void)
     free(bbuf);
 }
 
+/* A buffer of *n = sizes[3] ints (the caller frees it); rank 0 fills it
+ * (seed tag) and starts sending it to rank 1 (tag tag) with isend
+ * (MPI_Isend, MPI_Issend), *r the request. */
+static int *start_send_to_1(int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm,
+                                         MPI_Request *),
+                            int tag, size_t *n, MPI_Request *r)
+{
+    int *a = malloc(sizes[3] * sizeof(int));
+    *n = sizes[3];
+    if (0 == rank) {
+        fill(a, *n, tag, 90);
+        isend(a, (int) *n, MPI_INT, 1, tag, MPI_COMM_WORLD, r);
+    }
+    return a;
+}
+
 /* Ssend must not complete before the receive started. */
 static void t_ssend_sync(void)
 {
-    size_t n = sizes[3];
-    int *a = malloc(n * sizeof(int));
+    size_t n;
+    MPI_Request r;
+    int *a = start_send_to_1(MPI_Issend, 31, &n, &r);
     if (0 == rank) {
-        MPI_Request r;
         int flag = 0, i;
-        double t0;
-        fill(a, n, 31, 90);
-        MPI_Issend(a, (int) n, MPI_INT, 1, 31, MPI_COMM_WORLD, &r);
-        t0 = MPI_Wtime();
+        double t0 = MPI_Wtime();
         for (i = 0; MPI_Wtime() - t0 < 0.3; i++) {
             MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
             CHECK(!flag, "MPI_Issend completed before the receiver posted its receive");
@@ -553,12 +571,10 @@ static void t_datatypes(void)
 
 static void t_request_free(void)
 {
-    size_t n = sizes[3];
-    int *a = malloc(n * sizeof(int));
+    size_t n;
+    MPI_Request r;
+    int *a = start_send_to_1(MPI_Isend, 51, &n, &r);
     if (0 == rank) {
-        MPI_Request r;
-        fill(a, n, 51, 90);
-        MPI_Isend(a, (int) n, MPI_INT, 1, 51, MPI_COMM_WORLD, &r);
         MPI_Request_free(&r);
         MPI_Recv(NULL, 0, MPI_INT, 1, 52, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else if (1 == rank) {

@@ -16,6 +16,7 @@
 #include "opal/mca/common/suite/common_suite.h"
 #include "ompi/constants.h"
 #include "ompi/mca/comm_store/base/base.h"
+#include "ompi/mca/rte/rte.h"
 
 #include "ompi/mca/comm_store/base/static-components.h"
 
@@ -37,8 +38,7 @@ OMPI_DECLSPEC opal_pointer_array_t ompi_comm_store_debugger_comms;
 static comm_store_map_t *debugger_slots;
 
 int ompi_comm_store_cid_policy = OMPI_COMM_STORE_CID_LOWEST;
-static int cid_policy_param = OMPI_COMM_STORE_CID_AUTO;
-static int cid_limit_param = 0;
+static int cid_policy_param, cid_limit_param;   /* defaults: comm_store_base_register */
 
 /* CID allocation statistics (MPI_T); written under ompi_cid_lock. */
 static unsigned int cid_rounds_last;
@@ -80,60 +80,61 @@ static int store_pvar_get(const mca_base_pvar_t *pvar, void *value, void *obj)
     return OPAL_SUCCESS;
 }
 
-static void register_pvar(const char *name, const char *desc, int var_class,
-                          mca_base_var_type_t type, mca_base_get_value_fn_t get, void *ctx)
-{
-    (void) common_suite_pvar_register("ompi", "comm_store", "base", name, desc, var_class, type,
-                                      get, ctx);
-}
+/* MPI_T statistics of the base: read-only, continuous; read with get
+ * from ctx (a PVAR_* index), or in place (get NULL, ctx the variable). */
+static const struct {
+    const char *name, *desc;
+    int var_class;
+    mca_base_var_type_t type;
+    mca_base_get_value_fn_t get;
+    void *ctx;
+} pvars[] = {
+    {"live", "Communicators (CIDs) held by the communicator store", MCA_BASE_PVAR_CLASS_LEVEL,
+     MCA_BASE_VAR_TYPE_UNSIGNED_LONG, store_pvar_get, (void *) (intptr_t) PVAR_LIVE},
+    {"bytes", "Bytes of memory held by the communicator store", MCA_BASE_PVAR_CLASS_SIZE,
+     MCA_BASE_VAR_TYPE_UNSIGNED_LONG, store_pvar_get, (void *) (intptr_t) PVAR_BYTES},
+    {"density", "Occupied / allocated cells of the communicator store (1: no slot allocated "
+     "for a CID not in use)", MCA_BASE_PVAR_CLASS_PERCENTAGE, MCA_BASE_VAR_TYPE_DOUBLE,
+     store_pvar_get, (void *) (intptr_t) PVAR_DENSITY},
+    {"cid_rounds_last", "Allreduce rounds the last CID allocation took",
+     MCA_BASE_PVAR_CLASS_LEVEL, MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, &cid_rounds_last},
+    {"cid_rounds", "Allreduce rounds of all CID allocations", MCA_BASE_PVAR_CLASS_COUNTER,
+     MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL, &cid_rounds_total},
+    {"cid_allocations", "CID allocations (communicators created) by this process",
+     MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL, &cid_allocations},
+    {"cid_single_round", "CID allocations agreed in a single allreduce",
+     MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL, &cid_single_round},
+};
+
+/* A read-only int variable of the base, comm_store_base_<name> */
+#define register_int(name, desc, values, level, dflt, storage) \
+    (void) common_suite_register_base_int("ompi", "comm_store", name, desc, values, level, dflt, storage)
 
 static int comm_store_base_register(mca_base_register_flag_t flags)
 {
     mca_base_var_enum_t *policy_enum = NULL;
+    size_t i;
+
     (void) flags;
-
     (void) mca_base_var_enum_create("comm_store_cid_policy", cid_policy_values, &policy_enum);
-    (void) mca_base_var_register("ompi", "comm_store", "base", "cid_policy",
-                                 "How communicator context ids (CIDs) are agreed on: 'lowest' "
-                                 "(Open MPI's algorithm: the lowest globally free CID, at least "
-                                 "two allreduces), 'highest' (Highest-CID: the highest used CID "
-                                 "+ 1, one allreduce when single-threaded; falls back to the "
-                                 "lowest free CID at the end of the range) or 'auto' (highest "
-                                 "with the sparse stores rbtree and radix, lowest with flat)",
-                                 MCA_BASE_VAR_TYPE_INT, policy_enum, 0, 0, OPAL_INFO_LVL_4,
-                                 MCA_BASE_VAR_SCOPE_READONLY, &cid_policy_param);
+    register_int("cid_policy",
+                 "How communicator context ids (CIDs) are agreed on: 'lowest' (Open MPI's "
+                 "algorithm: the lowest globally free CID, at least two allreduces), 'highest' "
+                 "(Highest-CID: the highest used CID + 1, one allreduce when single-threaded; "
+                 "falls back to the lowest free CID at the end of the range) or 'auto' (highest "
+                 "with the sparse stores rbtree and radix, lowest with flat)",
+                 policy_enum, OPAL_INFO_LVL_4, OMPI_COMM_STORE_CID_AUTO, &cid_policy_param);
     OBJ_RELEASE(policy_enum);
-
-    (void) mca_base_var_register("ompi", "comm_store", "base", "cid_limit",
-                                 "Upper bound (exclusive) of communicator context ids, below "
-                                 "the PML's own limit (0: the PML's limit, 65535 with ob1). "
-                                 "Creating a communicator when none is free fails with "
-                                 "MPI_ERR_INTERN",
-                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                 MCA_BASE_VAR_SCOPE_READONLY, &cid_limit_param);
-
-    register_pvar("live", "Communicators (CIDs) held by the communicator store",
-                  MCA_BASE_PVAR_CLASS_LEVEL, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, store_pvar_get,
-                  (void *) (intptr_t) PVAR_LIVE);
-    register_pvar("bytes", "Bytes of memory held by the communicator store",
-                  MCA_BASE_PVAR_CLASS_SIZE, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, store_pvar_get,
-                  (void *) (intptr_t) PVAR_BYTES);
-    register_pvar("density", "Occupied / allocated cells of the communicator store (1: no "
-                  "slot allocated for a CID not in use)",
-                  MCA_BASE_PVAR_CLASS_PERCENTAGE, MCA_BASE_VAR_TYPE_DOUBLE, store_pvar_get,
-                  (void *) (intptr_t) PVAR_DENSITY);
-    register_pvar("cid_rounds_last", "Allreduce rounds the last CID allocation took",
-                  MCA_BASE_PVAR_CLASS_LEVEL, MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL,
-                  &cid_rounds_last);
-    register_pvar("cid_rounds", "Allreduce rounds of all CID allocations",
-                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL,
-                  &cid_rounds_total);
-    register_pvar("cid_allocations", "CID allocations (communicators created) by this process",
-                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL,
-                  &cid_allocations);
-    register_pvar("cid_single_round", "CID allocations agreed in a single allreduce",
-                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL,
-                  &cid_single_round);
+    register_int("cid_limit",
+                 "Upper bound (exclusive) of communicator context ids, below the PML's own "
+                 "limit (0: the PML's limit, 65535 with ob1). Creating a communicator when none "
+                 "is free fails with MPI_ERR_INTERN",
+                 NULL, OPAL_INFO_LVL_5, 0, &cid_limit_param);
+    for (i = 0; i < sizeof(pvars) / sizeof(pvars[0]); i++) {
+        (void) common_suite_pvar_register("ompi", "comm_store", "base", pvars[i].name,
+                                          pvars[i].desc, pvars[i].var_class, pvars[i].type,
+                                          pvars[i].get, pvars[i].ctx);
+    }
     return OMPI_SUCCESS;
 }
 
@@ -163,8 +164,12 @@ int ompi_comm_store_init(void)
                                          ? OMPI_COMM_STORE_CID_LOWEST
                                          : OMPI_COMM_STORE_CID_HIGHEST;
     }
-    if (cid_limit_param < 0 || (cid_limit_param > 0 && cid_limit_param < 4)) {
-        opal_show_help("help-comm-store-base.txt", "bad-cid-limit", true, cid_limit_param);
+    /* 0: the PML's limit; else CIDs 0, 1 and 2 (MPI_COMM_WORLD, MPI_COMM_SELF,
+     * MPI_COMM_NULL) and one more must fit */
+    if (0 != cid_limit_param
+        && !common_suite_int_in_range("comm_store_base_cid_limit", cid_limit_param, 4, INT_MAX,
+                                      true /* fatal: every process says why */,
+                                      "MPI_Init fails (0 selects the PML's own limit)")) {
         mca_base_framework_close(&ompi_comm_store_base_framework);
         return OMPI_ERR_BAD_PARAM;
     }

@@ -241,12 +241,7 @@ int comm_store_flat_check(const comm_store_map_t *m)
     size_t live = 0, bytes = sizeof(*f);
     uint32_t hi = 0;
 
-#define FLAT_FAIL(...)                                                     \
-    do {                                                                   \
-        fprintf(stderr, "comm_store_flat_check: " __VA_ARGS__);            \
-        fprintf(stderr, "\n");                                             \
-        return -1;                                                         \
-    } while (0)
+#define FLAT_FAIL(...) COMM_STORE_CHECK_FAIL("flat", __VA_ARGS__)
 
     if (f->cap && (f->cap < COMM_STORE_FLAT_MIN_CAP || f->cap > COMM_STORE_FLAT_MAX_CIDS
                    || (f->cap & (f->cap - 1)))) {
@@ -288,15 +283,4 @@ int comm_store_flat_check(const comm_store_map_t *m)
 }
 
 const comm_store_map_ops_t comm_store_flat_ops = {
-    .name = "flat",
-    .create = comm_store_flat_create,
-    .destroy = comm_store_flat_destroy,
-    .insert = comm_store_flat_insert,
-    .remove = comm_store_flat_remove,
-    .lookup = comm_store_flat_lookup,
-    .next = comm_store_flat_next,
-    .lowest_free = comm_store_flat_lowest_free,
-    .highest = comm_store_flat_highest,
-    .stats = comm_store_flat_stats,
-    .set_exclusive = comm_store_flat_set_exclusive,
-};
+    .name = "flat", COMM_STORE_MAP_OPS(comm_store_flat)};

@@ -6,42 +6,7 @@
  */
 #include "ompi_config.h"
 
-#include "ompi/constants.h"
 #include "ompi/mca/comm_store/comm_store.h"
 
-static int radix_query(mca_base_module_t **module, int *priority);
-
-static mca_comm_store_base_module_t radix_module = {.ops = &comm_store_radix_ops};
-static int radix_priority = 10;
-
-static int radix_register(void);
-
-mca_comm_store_base_component_t mca_comm_store_radix_component = {
-    .base_version = {
-        MCA_COMM_STORE_BASE_VERSION_1_0_0,
-        .mca_component_name = "radix",
-        MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                              OMPI_RELEASE_VERSION),
-        .mca_query_component = radix_query,
-        .mca_register_component_params = radix_register,
-    },
-    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
-};
-
-static int radix_register(void)
-{
-    (void) mca_base_component_var_register(
-        &mca_comm_store_radix_component.base_version, "priority",
-        "Priority of the radix communicator store (the highest is used unless "
-        "--mca comm_store <name> selects one)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &radix_priority);
-    return OMPI_SUCCESS;
-}
-
-static int radix_query(mca_base_module_t **module, int *priority)
-{
-    *module = (mca_base_module_t *) &radix_module;
-    *priority = radix_priority;
-    return OMPI_SUCCESS;
-}
+/* mca_comm_store_radix_component; comm_store_radix_priority defaults to 10 */
+OMPI_COMM_STORE_COMPONENT(radix, 10)

@@ -134,6 +134,15 @@ static void comm_store_radix_set_exclusive(comm_store_map_t *m, int on)
     }
 }
 
+/* Writer, inside a write section: a new chunk (already filled) becomes
+ * slot i of parent. */
+static void comm_store_radix_link(comm_store_radix_t *r, chunk_t *parent, int i, chunk_t *child)
+{
+    MCA_COMM_STORE_PUBLISH(&parent->slot[i], (void *) child);
+    parent->count++;
+    r->linked[child->level]++;
+}
+
 static int comm_store_radix_insert(comm_store_map_t *m, uint32_t cid, void *ptr)
 {
     comm_store_radix_t *r = RADIX(m);
@@ -158,28 +167,19 @@ static int comm_store_radix_insert(comm_store_map_t *m, uint32_t cid, void *ptr)
         return -2;
     }
 
-    /* Bottom-up, so that the path is complete when it becomes reachable. */
+    /* The path's chunks, the new ones where they were missing, linked
+     * bottom-up so that the path is complete when it becomes reachable. */
+    c0 = NULL != n0 ? n0 : c0;
+    c1 = NULL != n1 ? n1 : c1;
+    c2 = NULL != n2 ? n2 : c2;
     mca_comm_store_write_begin(&r->seq);
-    if (NULL != n0) {
-        c0 = n0;
-    }
     MCA_COMM_STORE_PUBLISH(&c0->slot[B0(cid)], ptr);
     c0->count++;
     if (NULL != n0) {
-        if (NULL != n1) {
-            c1 = n1;
-        }
-        MCA_COMM_STORE_PUBLISH(&c1->slot[B1(cid)], (void *) n0);
-        c1->count++;
-        r->linked[0]++;
+        comm_store_radix_link(r, c1, B1(cid), n0);
     }
     if (NULL != n1) {
-        if (NULL != n2) {
-            c2 = n2;
-        }
-        MCA_COMM_STORE_PUBLISH(&c2->slot[B2(cid)], (void *) n1);
-        c2->count++;
-        r->linked[1]++;
+        comm_store_radix_link(r, c2, B2(cid), n1);
         if (0 == B3(cid)) {
             MCA_COMM_STORE_PUBLISH(&r->low[B2(cid)], n1);
         }
@@ -368,12 +368,7 @@ static void comm_store_radix_stats(const comm_store_map_t *m, comm_store_map_sta
     s->bytes = sizeof(*r) + held * sizeof(chunk_t);
 }
 
-#define RADIX_FAIL(...)                                                    \
-    do {                                                                   \
-        fprintf(stderr, "comm_store_radix_check: " __VA_ARGS__);           \
-        fprintf(stderr, "\n");                                             \
-        return -1;                                                         \
-    } while (0)
+#define RADIX_FAIL(...) COMM_STORE_CHECK_FAIL("radix", __VA_ARGS__)
 
 /* Checks the linked chunk c at `level` reached by cid prefix `prefix`;
  * adds its chunks per level to linked[] and its entries to *live. */
@@ -462,15 +457,4 @@ int comm_store_radix_check(const comm_store_map_t *m)
 }
 
 const comm_store_map_ops_t comm_store_radix_ops = {
-    .name = "radix",
-    .create = comm_store_radix_create,
-    .destroy = comm_store_radix_destroy,
-    .insert = comm_store_radix_insert,
-    .remove = comm_store_radix_remove,
-    .lookup = comm_store_radix_lookup,
-    .next = comm_store_radix_next,
-    .lowest_free = comm_store_radix_lowest_free,
-    .highest = comm_store_radix_highest,
-    .stats = comm_store_radix_stats,
-    .set_exclusive = comm_store_radix_set_exclusive,
-};
+    .name = "radix", COMM_STORE_MAP_OPS(comm_store_radix)};

@@ -481,12 +481,7 @@ static void comm_store_rbtree_stats(const comm_store_map_t *m, comm_store_map_st
     s->chunks = 0;
 }
 
-#define RB_FAIL(...)                                                       \
-    do {                                                                   \
-        fprintf(stderr, "comm_store_rbtree_check: " __VA_ARGS__);          \
-        fprintf(stderr, "\n");                                             \
-        return -1;                                                         \
-    } while (0)
+#define RB_FAIL(...) COMM_STORE_CHECK_FAIL("rbtree", __VA_ARGS__)
 
 /* Checks the subtree at n whose keys must lie in [lo, hi]; stores its
  * black height (NULL leaves count 1) and node count.  Recursion depth is
@@ -586,15 +581,4 @@ int comm_store_rbtree_check(const comm_store_map_t *m)
 }
 
 const comm_store_map_ops_t comm_store_rbtree_ops = {
-    .name = "rbtree",
-    .create = comm_store_rbtree_create,
-    .destroy = comm_store_rbtree_destroy,
-    .insert = comm_store_rbtree_insert,
-    .remove = comm_store_rbtree_remove,
-    .lookup = comm_store_rbtree_lookup,
-    .next = comm_store_rbtree_next,
-    .lowest_free = comm_store_rbtree_lowest_free,
-    .highest = comm_store_rbtree_highest,
-    .stats = comm_store_rbtree_stats,
-    .set_exclusive = comm_store_rbtree_set_exclusive,
-};
+    .name = "rbtree", COMM_STORE_MAP_OPS(comm_store_rbtree)};

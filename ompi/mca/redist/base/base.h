@@ -10,6 +10,7 @@
 
 #include "ompi_config.h"
 
+#include "ompi/constants.h"
 #include "ompi/mca/redist/redist.h"
 #include "opal/util/info.h"
 
@@ -58,6 +59,63 @@ void ompi_redist_base_note_peak(size_t bytes);
 void ompi_redist_base_note_schedule_time(double seconds);
 
 /* --- for components --- */
+
+/* A component's own MCA variable <framework>_<component>_<name>: level 5,
+ * read-only, an int or a bool (type MCA_BASE_VAR_TYPE_INT or _BOOL,
+ * storage an int or a bool), its default dflt set where it is registered.
+ * A table of them ends with an entry whose name is NULL. */
+typedef struct ompi_redist_base_var_t {
+    const char *name, *desc;
+    mca_base_var_type_t type;
+    int dflt;
+    void *storage;
+} ompi_redist_base_var_t;
+
+/* Registers the MCA variables of component c: its priority
+ * (redist_<name>_priority, level 9, default dflt, stored in *priority),
+ * then those of the table vars (NULL: none).  The register function of
+ * OMPI_REDIST_COMPONENT. */
+int ompi_redist_base_register_component(const mca_base_component_t *c, int dflt, int *priority,
+                                        const ompi_redist_base_var_t *vars);
+
+/* The module of a component whose schedule is an action list in rd->sched
+ * (ompi_redist_base_graph_schedule): schedule, then run_actions and
+ * free_sched; for OMPI_REDIST_COMPONENT's module initializers. */
+#define OMPI_REDIST_ACTION_MODULE(schedule_fn)                                               \
+    .schedule = (schedule_fn), .execute = ompi_redist_base_run_actions,                      \
+    .release = ompi_redist_base_free_sched
+
+/* OMPI_REDIST_COMPONENT(cyclic, 40, NULL, .schedule = ..., .execute = ...,
+ * .release = ...), at the end of the component's file, defines mca_redist_cyclic_component (exported), the
+ * component "cyclic" with the module given by the designated initializers
+ * after the third argument, its MCA variable redist_cyclic_priority
+ * (default 40), which the query reports, and the variables of the table
+ * given third (NULL: none; see ompi_redist_base_register_component).  Every other name it defines is
+ * static and starts with redist_cyclic_. */
+#define OMPI_REDIST_COMPONENT(name, dflt_priority, vars, ...)                               \
+    static const mca_redist_base_module_t redist_##name##_module = {__VA_ARGS__};          \
+    static int redist_##name##_priority;                                                   \
+    static int redist_##name##_query(mca_base_module_t **module, int *priority)            \
+    {                                                                                      \
+        *module = NULL;                                                                    \
+        *priority = redist_##name##_priority;                                              \
+        return OMPI_SUCCESS;                                                               \
+    }                                                                                      \
+    static int redist_##name##_register(void);                                             \
+    mca_redist_base_component_t mca_redist_##name##_component = {                          \
+        .base_version = {MCA_REDIST_BASE_VERSION_1_0_0, .mca_component_name = #name,       \
+                         MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION,              \
+                                               OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION),  \
+                         .mca_query_component = redist_##name##_query,                     \
+                         .mca_register_component_params = redist_##name##_register},       \
+        .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},                                 \
+        .module = &redist_##name##_module};                                                \
+    static int redist_##name##_register(void)                                              \
+    {                                                                                      \
+        return ompi_redist_base_register_component(&mca_redist_##name##_component.base_version, \
+                                                   dflt_priority, &redist_##name##_priority, \
+                                                   vars);                                  \
+    }
 
 /* Allocate n bytes that live as long as rd, counted against
  * redist_base_max_extra_bytes; NULL when over it or out of memory (the

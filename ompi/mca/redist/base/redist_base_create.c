@@ -662,21 +662,25 @@ int ompi_redist_base_root_plan(ompi_redist_t *rd, const int *mine, int nmine,
 
 /* --- life cycle --- */
 
+/* The arrays create allocated (NULL where it did not get that far). */
+static void rd_free_arrays(ompi_redist_t *rd)
+{
+    void *arrays[] = {rd->home, rd->out_off, rd->out_slot, rd->in_off, rd->in_slot,
+                      rd->held, rd->free_list, rd->free_at, rd->out_next, rd->in_next,
+                      rd->land, rd->park_slot, rd->batch_off, rd->batch_next, rd->stage,
+                      rd->tok_reqs, rd->tok_val, rd->reqs};
+    size_t k;
+    for (k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++) {
+        free(arrays[k]);
+    }
+}
+
 static void rd_release(ompi_redist_t *rd)
 {
     if (NULL != rd->component && NULL != rd->sched) {
         rd->component->module->release(rd);
     }
-    free(rd->home);
-    free(rd->out_off);
-    free(rd->out_slot);
-    free(rd->in_off);
-    free(rd->in_slot);
-    free(rd->held);
-    free(rd->free_list);
-    free(rd->free_at);
-    free(rd->out_next);
-    free(rd->in_next);
+    rd_free_arrays(rd);
     if (NULL != rd->act_type) {
         int i;
         for (i = 0; i < rd->nact_type; i++) {
@@ -689,14 +693,6 @@ static void rd_release(ompi_redist_t *rd)
     if (NULL != rd->block_type) {
         ompi_datatype_destroy(&rd->block_type);
     }
-    free(rd->land);
-    free(rd->park_slot);
-    free(rd->batch_off);
-    free(rd->batch_next);
-    free(rd->stage);
-    free(rd->tok_reqs);
-    free(rd->tok_val);
-    free(rd->reqs);
     if (NULL != rd->comm) {
         ompi_comm_free(&rd->comm);
     }

@@ -8,20 +8,23 @@
  */
 #include "ompi_config.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "opal/mca/base/base.h"
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/util/output.h"
-#include "opal/util/show_help.h"
 #include "opal/mca/common/suite/common_suite.h"
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
+#include "ompi/mca/rte/rte.h"
 
 #include "ompi/mca/redist/base/static-components.h"
 
-unsigned long ompi_redist_base_max_extra_bytes = 0;
-int ompi_redist_base_request_limit = 64;
+/* defaults: redist_base_register */
+unsigned long ompi_redist_base_max_extra_bytes;
+int ompi_redist_base_request_limit;
 const mca_redist_base_component_t *ompi_redist_base_default = NULL;
 
 unsigned long long ompi_redist_base_stats[REDIST_STAT_N];
@@ -34,56 +37,85 @@ MCA_BASE_FRAMEWORK_DECLARE(ompi, redist, "Memory-aware data redistribution (MPIX
                            redist_base_register, NULL, NULL,
                            mca_redist_base_static_components, 0);
 
-static void register_pvar(const char *name, const char *desc, int var_class,
-                          mca_base_var_type_t type, void *ctx)
+/* MPI_T statistics of the base: read-only, continuous, read in place. */
+static const struct {
+    const char *name, *desc;
+    int var_class;
+    mca_base_var_type_t type;
+    void *ctx;
+} pvars[] = {
+    {"blocks_moved", "Blocks this process sent to another process (a parked block counts each "
+     "time it is sent)", MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+     &ompi_redist_base_stats[REDIST_STAT_BLOCKS]},
+    {"bytes_moved", "Bytes of block data this process sent to another process",
+     MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+     &ompi_redist_base_stats[REDIST_STAT_BYTES]},
+    {"rounds", "Communication steps (schedule actions or unit rounds) this process executed",
+     MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+     &ompi_redist_base_stats[REDIST_STAT_ROUNDS]},
+    {"parked_blocks", "Blocks this process received only to pass them on (park)",
+     MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+     &ompi_redist_base_stats[REDIST_STAT_PARKED]},
+    {"cycles_broken", "Cycles of full processes this process took part in moving (cycle steps "
+     "of the schedule)", MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+     &ompi_redist_base_stats[REDIST_STAT_CYCLES]},
+    {"peak_extra_bytes", "Most bytes one redistributor allocated on this process (metadata, "
+     "schedule, staging block)", MCA_BASE_PVAR_CLASS_HIGHWATERMARK,
+     MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, &peak_extra_bytes},
+    {"schedule_time", "Seconds this process spent in MPIX_Redist_create validating and "
+     "scheduling", MCA_BASE_PVAR_CLASS_TIMER, MCA_BASE_VAR_TYPE_DOUBLE, &schedule_time},
+};
+
+/* A read-only variable of the base, redist_base_<name> (for the lead:
+ * the framework-level sibling of common_suite_register_int). */
+static void register_var(const char *name, const char *desc, mca_base_var_type_t type,
+                         void *storage)
 {
-    (void) common_suite_pvar_register("ompi", "redist", "base", name, desc, var_class, type, NULL,
-                                      ctx);
+    (void) mca_base_var_register("ompi", "redist", "base", name, desc, type, NULL, 0, 0,
+                                 OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY, storage);
 }
 
 static int redist_base_register(mca_base_register_flag_t flags)
 {
+    size_t i;
     (void) flags;
-    (void) mca_base_var_register("ompi", "redist", "base", "max_extra_bytes",
-                                 "Most bytes one redistributor may allocate on a process "
-                                 "(metadata, schedule, staging block; 0: no limit). "
-                                 "MPIX_Redist_create fails with MPI_ERR_NO_MEM on every "
-                                 "process when the chosen component needs more",
-                                 MCA_BASE_VAR_TYPE_UNSIGNED_LONG, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                 MCA_BASE_VAR_SCOPE_READONLY, &ompi_redist_base_max_extra_bytes);
-    (void) mca_base_var_register("ompi", "redist", "base", "request_limit",
-                                 "Most point-to-point requests a process has in flight in one "
-                                 "step of a redistribution (at least 1); also bounds the "
-                                 "blocks a receiver announces at a time, so that no block "
-                                 "waits as an unexpected message",
-                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                 MCA_BASE_VAR_SCOPE_READONLY, &ompi_redist_base_request_limit);
+    ompi_redist_base_max_extra_bytes = 0;
+    register_var("max_extra_bytes", "Most bytes one redistributor may allocate on a process "
+                 "(metadata, schedule, staging block; 0: no limit). MPIX_Redist_create fails "
+                 "with MPI_ERR_NO_MEM on every process when the chosen component needs more",
+                 MCA_BASE_VAR_TYPE_UNSIGNED_LONG, &ompi_redist_base_max_extra_bytes);
+    ompi_redist_base_request_limit = 64;
+    register_var("request_limit", "Most point-to-point requests a process has in flight in one "
+                 "step of a redistribution (at least 1); also bounds the blocks a receiver "
+                 "announces at a time, so that no block waits as an unexpected message",
+                 MCA_BASE_VAR_TYPE_INT, &ompi_redist_base_request_limit);
+    for (i = 0; i < sizeof(pvars) / sizeof(pvars[0]); i++) {
+        (void) common_suite_pvar_register("ompi", "redist", "base", pvars[i].name, pvars[i].desc,
+                                          pvars[i].var_class, pvars[i].type, NULL,
+                                          pvars[i].ctx);
+    }
+    return OMPI_SUCCESS;
+}
 
-    register_pvar("blocks_moved", "Blocks this process sent to another process "
-                  "(a parked block counts each time it is sent)",
-                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
-                  &ompi_redist_base_stats[REDIST_STAT_BLOCKS]);
-    register_pvar("bytes_moved", "Bytes of block data this process sent to another process",
-                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
-                  &ompi_redist_base_stats[REDIST_STAT_BYTES]);
-    register_pvar("rounds", "Communication steps (schedule actions or unit rounds) this "
-                  "process executed",
-                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
-                  &ompi_redist_base_stats[REDIST_STAT_ROUNDS]);
-    register_pvar("parked_blocks", "Blocks this process received only to pass them on (park)",
-                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
-                  &ompi_redist_base_stats[REDIST_STAT_PARKED]);
-    register_pvar("cycles_broken", "Cycles of full processes this process took part in "
-                  "moving (cycle steps of the schedule)",
-                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
-                  &ompi_redist_base_stats[REDIST_STAT_CYCLES]);
-    register_pvar("peak_extra_bytes", "Most bytes one redistributor allocated on this "
-                  "process (metadata, schedule, staging block)",
-                  MCA_BASE_PVAR_CLASS_HIGHWATERMARK, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
-                  &peak_extra_bytes);
-    register_pvar("schedule_time", "Seconds this process spent in MPIX_Redist_create "
-                  "validating and scheduling",
-                  MCA_BASE_PVAR_CLASS_TIMER, MCA_BASE_VAR_TYPE_DOUBLE, &schedule_time);
+int ompi_redist_base_register_component(const mca_base_component_t *c, int dflt, int *priority,
+                                        const ompi_redist_base_var_t *vars)
+{
+    char desc[256];
+    snprintf(desc, sizeof(desc),
+             "Priority of the %s redistributor (the highest is the default unless "
+             "--mca redist <name> or the info key redist_component picks one)",
+             c->mca_component_name);
+    (void) common_suite_register_int(c, "priority", desc, OPAL_INFO_LVL_9, dflt, priority);
+    for (; NULL != vars && NULL != vars->name; vars++) {
+        if (MCA_BASE_VAR_TYPE_BOOL == vars->type) {
+            *(bool *) vars->storage = 0 != vars->dflt;
+        } else {
+            *(int *) vars->storage = vars->dflt;
+        }
+        (void) mca_base_component_var_register(c, vars->name, vars->desc, vars->type, NULL, 0, 0,
+                                               OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+                                               vars->storage);
+    }
     return OMPI_SUCCESS;
 }
 
@@ -128,9 +160,11 @@ int ompi_redist_base_init(void)
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
-    if (ompi_redist_base_request_limit < 1) {
-        opal_show_help("help-redist-base.txt", "bad-request-limit", true,
-                       ompi_redist_base_request_limit);
+    if (!common_suite_int_in_range("redist_base_request_limit", ompi_redist_base_request_limit,
+                                   1, INT_MAX, 0 == OMPI_PROC_MY_NAME->vpid,
+                                   "the redist framework is not available in this job "
+                                   "(MPIX_Redist_create fails with "
+                                   "MPI_ERR_UNSUPPORTED_OPERATION)")) {
         mca_base_framework_close(&ompi_redist_base_framework);
         return OMPI_ERR_BAD_PARAM;
     }

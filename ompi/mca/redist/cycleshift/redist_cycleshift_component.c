@@ -22,49 +22,6 @@
 #include "ompi/mca/pml/pml.h"
 #include "ompi/mca/redist/base/base.h"
 
-static int cs_query(mca_base_module_t **module, int *priority);
-static int cs_register(void);
-static int cs_schedule(ompi_redist_t *rd);
-static int cs_execute(ompi_redist_t *rd);
-
-static const mca_redist_base_module_t cs_module = {
-    .schedule = cs_schedule,
-    .execute = cs_execute,
-    .release = ompi_redist_base_free_sched,
-};
-static int cs_priority = 20;
-
-mca_redist_base_component_t mca_redist_cycleshift_component = {
-    .base_version = {
-        MCA_REDIST_BASE_VERSION_1_0_0,
-        .mca_component_name = "cycleshift",
-        MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                              OMPI_RELEASE_VERSION),
-        .mca_query_component = cs_query,
-        .mca_register_component_params = cs_register,
-    },
-    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
-    .module = &cs_module,
-};
-
-static int cs_register(void)
-{
-    (void) mca_base_component_var_register(
-        &mca_redist_cycleshift_component.base_version, "priority",
-        "Priority of the cycleshift redistributor (the highest is the default unless "
-        "--mca redist <name> or the info key redist_component picks one)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &cs_priority);
-    return OMPI_SUCCESS;
-}
-
-static int cs_query(mca_base_module_t **module, int *priority)
-{
-    *module = NULL;
-    *priority = cs_priority;
-    return OMPI_SUCCESS;
-}
-
 /* One step of a process: 3 ints {op, a, b}. */
 enum {
     CS_SEND = 1,        /* send slot a to process b */
@@ -103,7 +60,8 @@ static void move(cs_ctx_t *c, int src, int dst)
 static int cs_plan(int n, const int *all, const int *off, redist_plan_out_t *out, void *ctx)
 {
     int p, s, g, t, src, cur, total = 0, rc = OMPI_SUCCESS;
-    int *base = malloc(sizeof(int) * (n + 1)), *owner = NULL, *target = NULL, *inv = NULL;
+    /* owner, target and inv: one allocation of 3 * (total + 1) ints */
+    int *base = malloc(sizeof(int) * (n + 1)), *owner = NULL, *target, *inv;
     char *moved = NULL;
     cs_ctx_t c;
 
@@ -116,14 +74,14 @@ static int cs_plan(int n, const int *all, const int *off, redist_plan_out_t *out
         total += all[off[p]];
     }
     base[n] = total;
-    owner = malloc(sizeof(int) * (total + 1));
-    target = malloc(sizeof(int) * (total + 1));
-    inv = malloc(sizeof(int) * (total + 1));
+    owner = malloc(sizeof(int) * 3 * ((size_t) total + 1));
     moved = calloc(total + 1, 1);
-    if (NULL == owner || NULL == target || NULL == inv || NULL == moved) {
+    if (NULL == owner || NULL == moved) {
         rc = OMPI_ERR_OUT_OF_RESOURCE;
         goto out;
     }
+    target = owner + total + 1;
+    inv = target + total + 1;
     for (g = 0; g < total; g++) {
         inv[g] = -1;
     }
@@ -176,8 +134,6 @@ static int cs_plan(int n, const int *all, const int *off, redist_plan_out_t *out
 out:
     free(base);
     free(owner);
-    free(target);
-    free(inv);
     free(moved);
     return rc;
 }
@@ -237,3 +193,7 @@ static int cs_execute(ompi_redist_t *rd)
     ompi_redist_base_count(REDIST_STAT_ROUNDS, (unsigned long long) (l->n / 3));
     return rc;
 }
+
+/* mca_redist_cycleshift_component; redist_cycleshift_priority defaults to 20 */
+OMPI_REDIST_COMPONENT(cycleshift, 20, NULL, .schedule = cs_schedule, .execute = cs_execute,
+                      .release = ompi_redist_base_free_sched)

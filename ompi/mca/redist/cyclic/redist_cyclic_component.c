@@ -17,50 +17,11 @@
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
 
-static int cyclic_query(mca_base_module_t **module, int *priority);
-static int cyclic_register(void);
-static int cyclic_schedule(ompi_redist_t *rd);
-
-static const mca_redist_base_module_t cyclic_module = {
-    .schedule = cyclic_schedule,
-    .execute = ompi_redist_base_run_actions,
-    .release = ompi_redist_base_free_sched,
-};
-static int cyclic_priority = 40;
-
-mca_redist_base_component_t mca_redist_cyclic_component = {
-    .base_version = {
-        MCA_REDIST_BASE_VERSION_1_0_0,
-        .mca_component_name = "cyclic",
-        MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                              OMPI_RELEASE_VERSION),
-        .mca_query_component = cyclic_query,
-        .mca_register_component_params = cyclic_register,
-    },
-    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
-    .module = &cyclic_module,
-};
-
-static int cyclic_register(void)
-{
-    (void) mca_base_component_var_register(
-        &mca_redist_cyclic_component.base_version, "priority",
-        "Priority of the cyclic redistributor (the highest is the default unless "
-        "--mca redist <name> or the info key redist_component picks one)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &cyclic_priority);
-    return OMPI_SUCCESS;
-}
-
-static int cyclic_query(mca_base_module_t **module, int *priority)
-{
-    *module = NULL;
-    *priority = cyclic_priority;
-    return OMPI_SUCCESS;
-}
-
 static int cyclic_schedule(ompi_redist_t *rd)
 {
     int rc = ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_DFS);
     return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
 }
+
+/* mca_redist_cyclic_component; redist_cyclic_priority defaults to 40 */
+OMPI_REDIST_COMPONENT(cyclic, 40, NULL, OMPI_REDIST_ACTION_MODULE(cyclic_schedule))

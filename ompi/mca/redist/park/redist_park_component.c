@@ -16,48 +16,6 @@
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
 
-static int park_query(mca_base_module_t **module, int *priority);
-static int park_register(void);
-static int park_schedule(ompi_redist_t *rd);
-
-static const mca_redist_base_module_t park_module = {
-    .schedule = park_schedule,
-    .execute = ompi_redist_base_run_actions,
-    .release = ompi_redist_base_free_sched,
-};
-static int park_priority = 5;
-
-mca_redist_base_component_t mca_redist_park_component = {
-    .base_version = {
-        MCA_REDIST_BASE_VERSION_1_0_0,
-        .mca_component_name = "park",
-        MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                              OMPI_RELEASE_VERSION),
-        .mca_query_component = park_query,
-        .mca_register_component_params = park_register,
-    },
-    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
-    .module = &park_module,
-};
-
-static int park_register(void)
-{
-    (void) mca_base_component_var_register(
-        &mca_redist_park_component.base_version, "priority",
-        "Priority of the park redistributor (the highest is the default unless "
-        "--mca redist <name> or the info key redist_component picks one)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &park_priority);
-    return OMPI_SUCCESS;
-}
-
-static int park_query(mca_base_module_t **module, int *priority)
-{
-    *module = NULL;
-    *priority = park_priority;
-    return OMPI_SUCCESS;
-}
-
 static int park_schedule(ompi_redist_t *rd)
 {
     const redist_int_list_t *l;
@@ -82,3 +40,6 @@ static int park_schedule(ompi_redist_t *rd)
                                         ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS);
     return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
 }
+
+/* mca_redist_park_component; redist_park_priority defaults to 5 */
+OMPI_REDIST_COMPONENT(park, 5, NULL, OMPI_REDIST_ACTION_MODULE(park_schedule))

@@ -16,55 +16,15 @@
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
 
-static int phase_query(mca_base_module_t **module, int *priority);
-static int phase_register(void);
-static int phase_schedule(ompi_redist_t *rd);
-
-static const mca_redist_base_module_t phase_module = {
-    .schedule = phase_schedule,
-    .execute = ompi_redist_base_run_actions,
-    .release = ompi_redist_base_free_sched,
+static bool break_cycles;
+static const ompi_redist_base_var_t phase_vars[] = {
+    {"break_cycles",
+     "Pass one block round a cycle of full processes when a phase can move nothing (1, the "
+     "seed's phaseBred); 0: refuse such maps at MPIX_Redist_create with MPI_ERR_OTHER "
+     "(contigBred, plain Pinar-Hendrickson)",
+     MCA_BASE_VAR_TYPE_BOOL, true, &break_cycles},
+    {NULL, NULL, 0, 0, NULL},
 };
-static int phase_priority = 15;
-static bool break_cycles = true;
-
-mca_redist_base_component_t mca_redist_phase_component = {
-    .base_version = {
-        MCA_REDIST_BASE_VERSION_1_0_0,
-        .mca_component_name = "phase",
-        MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                              OMPI_RELEASE_VERSION),
-        .mca_query_component = phase_query,
-        .mca_register_component_params = phase_register,
-    },
-    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
-    .module = &phase_module,
-};
-
-static int phase_register(void)
-{
-    (void) mca_base_component_var_register(
-        &mca_redist_phase_component.base_version, "priority",
-        "Priority of the phase redistributor (the highest is the default unless "
-        "--mca redist <name> or the info key redist_component picks one)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_READONLY,
-        &phase_priority);
-    (void) mca_base_component_var_register(
-        &mca_redist_phase_component.base_version, "break_cycles",
-        "Pass one block round a cycle of full processes when a phase can move nothing "
-        "(1, the seed's phaseBred); 0: refuse such maps at MPIX_Redist_create with "
-        "MPI_ERR_OTHER (contigBred, plain Pinar-Hendrickson)",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-        &break_cycles);
-    return OMPI_SUCCESS;
-}
-
-static int phase_query(mca_base_module_t **module, int *priority)
-{
-    *module = NULL;
-    *priority = phase_priority;
-    return OMPI_SUCCESS;
-}
 
 static int phase_schedule(ompi_redist_t *rd)
 {
@@ -72,3 +32,6 @@ static int phase_schedule(ompi_redist_t *rd)
                                                               : REDIST_SEARCH_PHASES);
     return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
 }
+
+/* mca_redist_phase_component; redist_phase_priority defaults to 15 */
+OMPI_REDIST_COMPONENT(phase, 15, phase_vars, OMPI_REDIST_ACTION_MODULE(phase_schedule))

@@ -14,6 +14,7 @@
  */
 #include "ompi_config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,63 +23,19 @@
 #include "ompi/mca/pml/pml.h"
 #include "ompi/mca/redist/base/base.h"
 #include "ompi/op/op.h"
-#include "opal/util/show_help.h"
+#include "opal/mca/common/suite/common_suite.h"
 
-static int unit_query(mca_base_module_t **module, int *priority);
-static int unit_register(void);
-static int unit_schedule(ompi_redist_t *rd);
-static int unit_execute(ompi_redist_t *rd);
-static void unit_release(ompi_redist_t *rd);
-
-static const mca_redist_base_module_t unit_module = {
-    .schedule = unit_schedule,
-    .execute = unit_execute,
-    .release = unit_release,
+static int send_limit, recv_limit, request_limit;
+static const ompi_redist_base_var_t unit_vars[] = {
+    {"send_limit", "Most blocks a process sends in one round (the seed's outstandingSendLimit; "
+     "at least 1)", MCA_BASE_VAR_TYPE_INT, 100, &send_limit},
+    {"recv_limit", "Most blocks a process receives in one round (the seed's "
+     "outstandingReceiveLimit; at least 1)", MCA_BASE_VAR_TYPE_INT, 100, &recv_limit},
+    {"request_limit", "Most requests a process has in flight in one round, sends and receives "
+     "together (the seed's outstandingRequestLimit; at least 2)", MCA_BASE_VAR_TYPE_INT, 200,
+     &request_limit},
+    {NULL, NULL, 0, 0, NULL},
 };
-static int unit_priority = 10;
-static int send_limit = 100, recv_limit = 100, request_limit = 200;
-
-mca_redist_base_component_t mca_redist_unit_component = {
-    .base_version = {
-        MCA_REDIST_BASE_VERSION_1_0_0,
-        .mca_component_name = "unit",
-        MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                              OMPI_RELEASE_VERSION),
-        .mca_query_component = unit_query,
-        .mca_register_component_params = unit_register,
-    },
-    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
-    .module = &unit_module,
-};
-
-static void reg_int(const char *name, const char *help, int *storage, int level)
-{
-    (void) mca_base_component_var_register(&mca_redist_unit_component.base_version, name, help,
-                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, level,
-                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
-}
-
-static int unit_register(void)
-{
-    reg_int("priority", "Priority of the unit redistributor (the highest is the default "
-            "unless --mca redist <name> or the info key redist_component picks one)",
-            &unit_priority, OPAL_INFO_LVL_9);
-    reg_int("send_limit", "Most blocks a process sends in one round (the seed's "
-            "outstandingSendLimit; at least 1)", &send_limit, OPAL_INFO_LVL_5);
-    reg_int("recv_limit", "Most blocks a process receives in one round (the seed's "
-            "outstandingReceiveLimit; at least 1)", &recv_limit, OPAL_INFO_LVL_5);
-    reg_int("request_limit", "Most requests a process has in flight in one round, sends and "
-            "receives together (the seed's outstandingRequestLimit; at least 2)",
-            &request_limit, OPAL_INFO_LVL_5);
-    return OMPI_SUCCESS;
-}
-
-static int unit_query(mca_base_module_t **module, int *priority)
-{
-    *module = NULL;
-    *priority = unit_priority;
-    return OMPI_SUCCESS;
-}
 
 typedef struct {
     int slim, rlim;             /* effective per-round limits */
@@ -212,11 +169,15 @@ static int unit_schedule(ompi_redist_t *rd)
 {
     int n = rd->nprocs, rc;
     unit_sched_t *u;
-    if (send_limit < 1 || recv_limit < 1 || request_limit < 2) {
-        if (0 == rd->me) {
-            opal_show_help("help-redist-base.txt", "bad-limit", true, "redist_unit",
-                           send_limit, recv_limit, request_limit);
-        }
+    const bool say = 0 == rd->me;
+    const char *outcome = "MPIX_Redist_create fails with MPI_ERR_ARG";
+    /* & rather than &&: every bad variable is named */
+    if (!(common_suite_int_in_range("redist_unit_send_limit", send_limit, 1, INT_MAX, say,
+                                    outcome)
+          & common_suite_int_in_range("redist_unit_recv_limit", recv_limit, 1, INT_MAX, say,
+                                      outcome)
+          & common_suite_int_in_range("redist_unit_request_limit", request_limit, 2, INT_MAX,
+                                      say, outcome))) {
         return OMPI_ERR_BAD_PARAM;
     }
     u = ompi_redist_base_alloc(rd, sizeof(*u));
@@ -257,3 +218,7 @@ static void unit_release(ompi_redist_t *rd)
     }
     rd->sched = NULL;
 }
+
+/* mca_redist_unit_component; redist_unit_priority defaults to 10 */
+OMPI_REDIST_COMPONENT(unit, 10, unit_vars, .schedule = unit_schedule,
+                      .execute = unit_execute, .release = unit_release)
