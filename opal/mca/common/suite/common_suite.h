@@ -85,6 +85,18 @@ static inline int common_suite_register_int(const mca_base_component_t *c, const
                                            info_level, MCA_BASE_VAR_SCOPE_READONLY, storage);
 }
 
+/* The same for a framework base's variable, <framework>_base_<name>
+ * ("ompi", "grpmap", "strategy", ...), with an optional enumerator. */
+static inline int common_suite_register_base_int(const char *project, const char *framework,
+                                                 const char *name, const char *desc,
+                                                 mca_base_var_enum_t *values, int info_level,
+                                                 int dflt, int *storage)
+{
+    *storage = dflt;
+    return mca_base_var_register(project, framework, "base", name, desc, MCA_BASE_VAR_TYPE_INT,
+                                 values, 0, 0, info_level, MCA_BASE_VAR_SCOPE_READONLY, storage);
+}
+
 /* Is value (of the MCA variable var, full name) inside [lo, hi]?  If not
  * and say is true, prints the suite's one "bad value" message (help-
  * common-suite.txt) naming the variable, its value, the accepted range
