@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026 The ompi-research-components authors.
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# ob1's sparse peer table (config/patches/0005-ob1-sparse-peer-table.patch,
+# MCA variable pml_ob1_sparse_peers_min):
+#  - ompi_info shows the variable with its help text;
+#  - test/mpi/src/ob1_sparse.c on 2 and 5 ranks, with every communicator
+#    sparse (0) and none (-1): the table's bytes as the communicator-bound
+#    pvar pml_ob1_peer_table_bytes reports them (one pointer per 256 ranks
+#    until first contact, then a chunk; flat: 8 per member), a ring with
+#    named and wildcard receives and a wildcard probe, and 4 threads making
+#    first contact at once on their own duplicates, every payload checked;
+#  - MPICH's pt2pt/, comm/ and topo/ pass as on stock Open MPI (expected
+#    failures in test/mpich/) with every communicator sparse.
+. "$TEST_LIB"
+"$PREFIX/bin/ompi_info" --param pml ob1 --level 9 >info.txt 2>&1
+assert_grep 'sparse_peers_min' info.txt "ompi_info does not show pml_ob1_sparse_peers_min"
+assert_grep 'two-level table' info.txt "pml_ob1_sparse_peers_min has no help text"
+
+build_mpi "$TOP/test/mpi/src/ob1_sparse.c" ob1_sparse -lpthread
+for np in 2 5; do
+    for mode in sparse flat; do
+        min=0; [ $mode = flat ] && min=-1
+        run_to 120 "$mode-$np.txt" -np $np --mca pml ob1 --mca pml_ob1_sparse_peers_min $min \
+            ./ob1_sparse $mode || { tail -20 "$mode-$np.txt"; fail "ob1_sparse $mode on $np ranks"; }
+        assert_grep "^ob1_sparse $mode: $np ranks, .*: ok" "$mode-$np.txt" "no result from ob1_sparse $mode on $np ranks"
+        cat "$mode-$np.txt"
+    done
+done
+
+S=(OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0)
+"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" pt2pt comm topo -- "${S[@]}" | tee mpich.txt
+assert_grep '^mpich pt2pt: [0-9]+ passed, 0 failed' mpich.txt "MPICH pt2pt/ lost a test with a sparse peer table"
+assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' mpich.txt "MPICH comm/ lost a test with a sparse peer table"
+assert_grep '^mpich topo: [0-9]+ passed, 0 failed, 4 expected failures' mpich.txt "MPICH topo/ lost a test with a sparse peer table"

@@ -1,0 +1,145 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * ob1's peer table (config/patches/0005-ob1-sparse-peer-table.patch), read
+ * through its communicator-bound pvar pml_ob1_peer_table_bytes:
+ *   ob1_sparse flat    the table is one pointer per member (8n bytes);
+ *   ob1_sparse sparse  one pointer per 256 ranks until a peer is contacted,
+ *                      then one 256-entry chunk more (n <= 256 here).
+ * Around it, traffic a sparse table must not change: a ring with named and
+ * wildcard receives, MPI_Iprobe(ANY_SOURCE) before the sender's chunk
+ * exists, from 4 threads at once on their own duplicates (when the library
+ * gives MPI_THREAD_MULTIPLE), every payload checked.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "mpi_pvar.h"
+
+#define NTHREADS 4
+#define ROUNDS 200
+
+static int rank, size;
+static MPI_Comm tcomm[NTHREADS];
+
+static unsigned long long table_bytes(int idx, MPI_Comm comm)
+{
+    MPI_T_pvar_session s;
+    MPI_T_pvar_handle h;
+    unsigned long long v = 0;
+    int count;
+    CHECK(MPI_SUCCESS == MPI_T_pvar_session_create(&s), "pvar session");
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_alloc(s, idx, &comm, &h, &count), "pvar handle");
+    CHECK(1 == count, "peer_table_bytes has %d values, expected 1", count);
+    MPI_T_pvar_read(s, h, &v);
+    MPI_T_pvar_handle_free(s, &h);
+    MPI_T_pvar_session_free(&s);
+    return v;
+}
+
+/* One ring round trip per round on comm: receive from the left neighbour
+ * by name on even rounds and by MPI_ANY_SOURCE on odd ones. */
+static void ring(MPI_Comm comm, int salt)
+{
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    for (int r = 0; r < ROUNDS; r++) {
+        int out[16], in[16];
+        MPI_Status st;
+        for (int i = 0; i < 16; i++) {
+            out[i] = salt * 1000003 + r * 131 + rank * 17 + i;
+        }
+        MPI_Request req;
+        MPI_Isend(out, 16, MPI_INT, right, r, comm, &req);
+        MPI_Recv(in, 16, MPI_INT, (r & 1) ? MPI_ANY_SOURCE : left, r, comm, &st);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        CHECK(st.MPI_SOURCE == left, "round %d: source %d, expected %d", r, st.MPI_SOURCE, left);
+        for (int i = 0; i < 16; i++) {
+            CHECK(in[i] == salt * 1000003 + r * 131 + left * 17 + i,
+                  "round %d: word %d is %d (salt %d)", r, i, in[i], salt);
+        }
+    }
+}
+
+static void *thread_main(void *arg)
+{
+    MPI_Comm *comm = arg;
+    ring(*comm, 8 + (int) (comm - tcomm));
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, tprov, idx, sparse;
+    unsigned long long before, after, chunks;
+    MPI_Comm dup;
+
+    CHECK(argc == 2 && (0 == strcmp(argv[1], "flat") || 0 == strcmp(argv[1], "sparse")),
+          "usage: ob1_sparse flat|sparse");
+    sparse = 0 == strcmp(argv[1], "sparse");
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &tprov);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    CHECK(size >= 2 && size <= 256, "run on 2 to 256 ranks (%d)", size);
+
+    idx = test_pvar_index("pml_ob1_peer_table_bytes", NULL, NULL);
+    CHECK(idx >= 0, "no pvar pml_ob1_peer_table_bytes (is pml ob1 selected and patched?)");
+
+    /* A duplicate is made by collectives on its parent: it has contacted
+     * nobody yet. */
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    before = table_bytes(idx, dup);
+    chunks = (size + 255) / 256;
+    if (sparse) {
+        CHECK(before == 8 * chunks, "sparse table before contact: %llu bytes, expected %llu",
+              before, 8 * chunks);
+    } else {
+        CHECK(before == 8ull * size, "flat table: %llu bytes, expected %llu", before,
+              8ull * size);
+    }
+
+    /* A wildcard probe walks every peer, contacted or not. */
+    {
+        int flag = 1;
+        MPI_Iprobe(MPI_ANY_SOURCE, 12345, dup, &flag, MPI_STATUS_IGNORE);
+        CHECK(!flag, "a probe found a message nobody sent");
+    }
+    ring(dup, 1);
+    after = table_bytes(idx, dup);
+    if (sparse) {
+        CHECK(after == 8 * chunks + 256 * 8, "sparse table after contact: %llu bytes, expected %llu",
+              after, 8 * chunks + 256 * 8);
+    } else {
+        CHECK(after == before, "flat table changed size: %llu -> %llu", before, after);
+    }
+
+    /* Concurrent first contact on fresh duplicates. */
+    if (MPI_THREAD_MULTIPLE == provided) {
+        pthread_t th[NTHREADS];
+        for (int t = 0; t < NTHREADS; t++) {
+            MPI_Comm_dup(MPI_COMM_WORLD, &tcomm[t]);
+        }
+        for (int t = 0; t < NTHREADS; t++) {
+            CHECK(0 == pthread_create(&th[t], NULL, thread_main, &tcomm[t]), "pthread_create");
+        }
+        for (int t = 0; t < NTHREADS; t++) {
+            pthread_join(th[t], NULL);
+        }
+        for (int t = 0; t < NTHREADS; t++) {
+            MPI_Comm_free(&tcomm[t]);
+        }
+    }
+    MPI_Comm_free(&dup);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("ob1_sparse %s: %d ranks, table %llu -> %llu bytes, threads %s: ok\n", argv[1],
+               size, before, after, MPI_THREAD_MULTIPLE == provided ? "yes" : "no");
+    }
+    MPI_T_finalize();
+    MPI_Finalize();
+    return 0;
+}
