@@ -15,18 +15,20 @@
 # bytes per member (least squares over the sizes: the part that grows with
 # the job), and both extrapolated to 262,144 ranks (the seed's BG/Q run:
 # 60 MB -> 20 MB per process for its benchmark).
-# Then latency (NP_LAT ranks, LAT_RUNS runs of each setting interleaved,
-# each the median of LAT_REPS repeats): ping-pong 0 and 8 bytes, a
-# 6-neighbour halo on a 3-D grid, an 8-byte allreduce; ratio suite/stock
-# (median over runs).
+# Then latency (NP_LAT ranks, LAT_RUNS rounds of every setting
+# interleaved, each run the median of LAT_REPS repeats): ping-pong 0 and 8
+# bytes, a 6-neighbour halo on a 3-D grid, an 8-byte allreduce, stock
+# against the suite with each translation cache on every compressed map
+# (CACHES); ratio to the stock run of the same round, median over rounds.
 #
 #   bench/comm_memory.sh   (env: NPS="8 16 32 64" K=1000 NP_LAT=4
-#                           LAT_RUNS=5 LAT_REPS=9 EXTRA_SUITE="--mca ...")
+#                           LAT_RUNS=5 LAT_REPS=9 CACHES="none linear setassoc"
+#                           EXTRA_SUITE="--mca ...")
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PREFIX=${PREFIX:-$TOP/_install}
 NPS=${NPS:-8 16 32 64} K=${K:-1000} NP_LAT=${NP_LAT:-4}
-LAT_RUNS=${LAT_RUNS:-5} LAT_REPS=${LAT_REPS:-9}
+LAT_RUNS=${LAT_RUNS:-5} LAT_REPS=${LAT_REPS:-9} CACHES=${CACHES:-none linear setassoc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
@@ -85,24 +87,38 @@ END {
 
 echo
 echo "== latency: $NP_LAT ranks, $LAT_RUNS runs of each setting interleaved, median of $LAT_REPS repeats each"
+echo "   (suite-<cache>: the suite's settings with grpmap_base_cache <cache> on every compressed map)"
+settings="stock"
+for c in $CACHES; do settings="$settings suite-$c"; done
 for r in $(seq "$LAT_RUNS"); do
-    for s in stock suite; do
-        declare -n args=$s
+    for s in $settings; do
+        if [ "$s" = stock ]; then
+            args=("${stock[@]}")
+        else
+            args=("${suite[@]}" --mca grpmap_base_cache "${s#suite-}" --mca grpmap_base_cache_min_size 0)
+        fi
         mpirun -np "$NP_LAT" "${args[@]}" "$work/cm" lat "$LAT_REPS" | sed "s/^lat /lat $s run=$r /" >>"$work/lat.txt"
     done
 done
-awk '
+awk -v settings="$settings" '
 function med(arr, k,   i, j, t) { for (i = 2; i <= k; i++) { t = arr[i]; for (j = i - 1; j >= 1 && arr[j] > t; j--) arr[j + 1] = arr[j]; arr[j + 1] = t }
   return k % 2 ? arr[(k + 1) / 2] : (arr[k / 2] + arr[k / 2 + 1]) / 2 }
 { s = $2; r = substr($3, 5); name = $4; split($5, a, "="); v[name, s, r] = a[2]; names[name] = 1; if (r > R) R = r }
 END {
-  printf "%-12s %12s %12s %18s\n", "test", "stock us", "suite us", "suite/stock"
+  ns = split(settings, S, " ")
+  printf "%-12s %10s", "test", "stock us"
+  for (k = 2; k <= ns; k++) printf " %22s", S[k] " (ratio)"
+  printf "\n"
   split("pingpong0 pingpong8 halo6 allreduce8", order, " ")
   for (o = 1; o <= 4; o++) {
     name = order[o]; if (!(name in names)) continue
-    delete ra; delete st; delete su
-    for (r = 1; r <= R; r++) { st[r] = v[name, "stock", r]; su[r] = v[name, "suite", r]; ra[r] = su[r] / st[r] }
-    printf "%-12s %12.3f %12.3f %17.3fx\n", name, med(st, R), med(su, R), med(ra, R)
+    delete st; for (r = 1; r <= R; r++) st[r] = v[name, "stock", r]
+    printf "%-12s %10.3f", name, med(st, R)
+    for (k = 2; k <= ns; k++) {
+      delete ra; for (r = 1; r <= R; r++) ra[r] = v[name, S[k], r] / v[name, "stock", r]
+      printf " %21.3fx", med(ra, R)
+    }
+    printf "\n"
   }
-  print "(suite/stock: median over the runs of each run pair'"'"'s ratio)"
+  print "(ratio: median over the runs of each run'"'"'s time / the stock time of the same round)"
 }' "$work/lat.txt"

@@ -12,8 +12,10 @@
 #    until first contact, then a chunk; flat: 8 per member), a ring with
 #    named and wildcard receives and a wildcard probe, and 4 threads making
 #    first contact at once on their own duplicates, every payload checked;
-#  - MPICH's pt2pt/, comm/ and topo/ pass as on stock Open MPI (expected
-#    failures in test/mpich/) with every communicator sparse.
+#  - MPICH's pt2pt/, comm/, topo/ and coll/ (up to 4 ranks) pass as on
+#    stock Open MPI (expected failures in test/mpich/) with every
+#    communicator sparse and grpmap's translation caches on every group
+#    (set-associative; linear for comm/ and topo/).
 . "$TEST_LIB"
 "$PREFIX/bin/ompi_info" --param pml ob1 --level 9 >info.txt 2>&1
 assert_grep 'sparse_peers_min' info.txt "ompi_info does not show pml_ob1_sparse_peers_min"
@@ -30,8 +32,19 @@ for np in 2 5; do
     done
 done
 
-S=(OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0)
-"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" pt2pt comm topo -- "${S[@]}" | tee mpich.txt
+# MPICH with every peer table sparse, every group compressed (bitmap or
+# gap: their lookups are dear enough to be cached) and a translation cache
+# on every map: set-associative over pt2pt/, comm/, topo/ and coll/ (its
+# tests of at most 4 ranks, as in mpich-zcomp.sh), linear over comm/ and
+# topo/.
+S=(OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0 OMPI_MCA_grpmap=bitmap,gap
+   OMPI_MCA_grpmap_base_min_size=0 OMPI_MCA_grpmap_base_cache_min_size=0)
+"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" pt2pt comm topo -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc | tee mpich.txt
 assert_grep '^mpich pt2pt: [0-9]+ passed, 0 failed' mpich.txt "MPICH pt2pt/ lost a test with a sparse peer table"
 assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' mpich.txt "MPICH comm/ lost a test with a sparse peer table"
 assert_grep '^mpich topo: [0-9]+ passed, 0 failed, 4 expected failures' mpich.txt "MPICH topo/ lost a test with a sparse peer table"
+MPICH_MAX_NP=4 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" coll -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc | tee coll.txt
+assert_grep '^mpich coll: [0-9]+ passed, 0 failed' coll.txt "MPICH coll/ lost a test with a sparse peer table"
+"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" comm topo -- "${S[@]}" OMPI_MCA_grpmap_base_cache=linear | tee linear.txt
+assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' linear.txt "MPICH comm/ lost a test with the linear cache"
+assert_grep '^mpich topo: [0-9]+ passed, 0 failed, 4 expected failures' linear.txt "MPICH topo/ lost a test with the linear cache"

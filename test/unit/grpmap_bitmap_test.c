@@ -143,10 +143,7 @@ int main(int argc, char **argv)
         const int32_t top = INT32_MAX - 1;
         ranks[0] = top - 1;
         check(ranks, 1, top, "{2^31 - 3}");
-        for (i = 0; i < 5000; i++) {
-            ranks[i] = top - 5000 + i;
-        }
-        check(ranks, 5000, top, "the last 5000 of 2^31 - 2");
+        check(ranks, gm_stride(ranks, top - 5000, 1, top), top, "the last 5000 of 2^31 - 2");
         ranks[0] = 0;
         ranks[1] = top - 1;
         check(ranks, 2, top, "{0, 2^31 - 3} (declines)");
@@ -203,28 +200,17 @@ int main(int argc, char **argv)
     /* random sets, strides, clustered runs, alternate ranges of 100 */
     {
         static const int32_t steps[] = {1, 2, 3, 7, 63, 64, 65, 100, 1023, 1024};
-        gm_random_sets(&seed, ranks, quick, steps, (int) (sizeof(steps) / sizeof(steps[0])),
-                       check_map);
+        gm_random_sets(&seed, ranks, quick, steps, GM_LEN(steps), check_map);
     }
     test_select_word(&seed);
-    if (quick) {
-        goto done;
-    }
-
     /* bytes a member and SELECT time (10^6 random SELECTs, median of 100 rounds) */
-    printf("grpmap_bitmap_test: bytes/member and median random SELECT ns\n");
-    {
+    if (!quick) {
         static const gm_map_t maps[] = {
             {"10^5 random of 10^6 (timing line)", GM_RANDOM, 0.1, 1000000, 0, 0},
             {"stride 3", GM_STRIDE, 0, 300000, 0, 3},
             {"runs <= 100, gaps <= 60", GM_RUNS, 0, 1000000, 0, 0},
         };
-        gm_report_maps(&seed, ranks, idx, 0.03, maps, (int) (sizeof(maps) / sizeof(maps[0])),
-                       report);
+        gm_report_maps("grpmap_bitmap_test", &seed, ranks, idx, 0.03, maps, GM_LEN(maps), report);
     }
-done:
-    free(idx);
-    free(ranks);
-    printf("grpmap_bitmap_test: OK\n");
-    return 0;
+    return gm_done("grpmap_bitmap_test", ranks, idx);
 }

@@ -349,13 +349,18 @@ static inline void gm_report_one(uint64_t *s, const char *what, const int32_t *r
     report(what, ranks, n, world, idx);
 }
 
-/* report of random sets of 10^6 of every density from min_density up,
- * then of maps[0..nmaps); idx: room for 10^6 */
-static inline void gm_report_maps(uint64_t *s, int32_t *ranks, int32_t *idx, double min_density,
-                                  const gm_map_t *maps, int nmaps, gm_report_fn_t report)
+#define GM_LEN(a) ((int) (sizeof(a) / sizeof((a)[0])))
+
+/* test's report (bytes a member, SELECT time) of random sets of 10^6 of
+ * every density from min_density up, then of maps[0..nmaps); idx: room
+ * for 10^6 */
+static inline void gm_report_maps(const char *test, uint64_t *s, int32_t *ranks, int32_t *idx,
+                                  double min_density, const gm_map_t *maps, int nmaps,
+                                  gm_report_fn_t report)
 {
     char what[64];
     int k;
+    printf("%s: bytes/member and median random SELECT ns\n", test);
     for (k = 0; k < GM_NDENSITIES; k++) {
         if (gm_densities[k] >= min_density) {
             int32_t n = gm_random_set_d(s, ranks, gm_densities[k], 1000000);
@@ -367,6 +372,15 @@ static inline void gm_report_maps(uint64_t *s, int32_t *ranks, int32_t *idx, dou
         int32_t n = gm_map(s, ranks, &maps[k]);
         gm_report_one(s, maps[k].what, ranks, n, maps[k].world, idx, report);
     }
+}
+
+/* the end of a test's main: frees its arrays, says test: OK */
+static inline int gm_done(const char *test, int32_t *ranks, int32_t *idx)
+{
+    free(idx);
+    free(ranks);
+    printf("%s: OK\n", test);
+    return 0;
 }
 
 /* ---- timing ---- */

@@ -174,10 +174,7 @@ int main(int argc, char **argv)
             ranks[i] = (int32_t) ((int64_t) i * (top - 1) / 2999);
         }
         check(ranks, 3000, top, "3000 spread over 2^31 - 2");
-        for (i = 0; i < 3000; i++) {
-            ranks[i] = top - 3000 + i;
-        }
-        check(ranks, 3000, top, "the last 3000 of 2^31 - 2");
+        check(ranks, gm_stride(ranks, top - 3000, 1, top), top, "the last 3000 of 2^31 - 2");
         /* world 2^31 - 1 itself */
         ranks[0] = 0;
         ranks[1] = INT32_MAX - 1;
@@ -218,8 +215,7 @@ int main(int argc, char **argv)
     /* random sets, strides, clustered runs, the thesis's patterns */
     {
         static const int32_t steps[] = {1, 2, 3, 7, 63, 64, 65, 100, 1023, 1024, 100000};
-        gm_random_sets(&seed, ranks, quick, steps, (int) (sizeof(steps) / sizeof(steps[0])),
-                       check);
+        gm_random_sets(&seed, ranks, quick, steps, GM_LEN(steps), check);
     }
     if (quick) {
         goto done;
@@ -238,7 +234,6 @@ int main(int argc, char **argv)
     ef_bound(&seed, ranks, 1000, 1000000);
 
     /* bytes a member and SELECT time (10^6 random SELECTs, median of 100 rounds) */
-    printf("grpmap_gap_test: bytes/member and median random SELECT ns\n");
     {
         static const gm_map_t maps[] = {
             {"10^5 random of 10^6 (timing)", GM_RANDOM, 0.1, 1000000, 0, 0},
@@ -247,12 +242,8 @@ int main(int argc, char **argv)
             {"81x + 11453 of 200,000", GM_STRIDE, 0, 200000, 11453, 81},
             {"runs <= 100, gaps <= 60", GM_RUNS, 0, 1000000, 0, 0},
         };
-        gm_report_maps(&seed, ranks, idx, 0, maps, (int) (sizeof(maps) / sizeof(maps[0])),
-                       report);
+        gm_report_maps("grpmap_gap_test", &seed, ranks, idx, 0, maps, GM_LEN(maps), report);
     }
 done:
-    free(idx);
-    free(ranks);
-    printf("grpmap_gap_test: OK\n");
-    return 0;
+    return gm_done("grpmap_gap_test", ranks, idx);
 }

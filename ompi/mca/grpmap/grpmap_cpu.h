@@ -28,6 +28,16 @@
 #endif
 
 #if defined(GRPMAP_CPU_DISPATCH)
+/* Defines `static ret name(const map_t *m, arg_t x)`, compiled with the
+ * target attribute attr, as body(m, x, level): one CPU level's build of a
+ * form's SELECT or RANK (body is static inline, so it is compiled anew
+ * under attr; the form's dispatcher calls name directly). */
+#define GRPMAP_CPU_BUILD(attr, ret, name, map_t, arg_t, body, level)                       \
+    attr static ret name(const map_t *m, arg_t x)                                          \
+    {                                                                                      \
+        return body(m, x, level);                                                          \
+    }
+
 static inline int grpmap_cpu_level(void)
 {
     int lvl = GRPMAP_CPU_GENERIC;

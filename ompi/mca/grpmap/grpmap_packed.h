@@ -5,8 +5,9 @@
  * A map held as its ranks, each packed at k = bits(max) bits: the array
  * form (array/) and the composite's packed permutation (ceil(lg n) bits:
  * a permutation of [0, n) has max = n - 1; base/grpmap_engine.c).  Each
- * has its own RANK, which checks w's range its own way before the scan
- * here; the rest is the same for both.  Plain C, like grpmap_repr.h.
+ * has its own RANK, grpmap_packed_map_rank with the bound it knows; the
+ * rest is the same for both (GRPMAP_PACKED_MAP_REPR).  Plain C, like
+ * grpmap_repr.h.
  */
 #ifndef OMPI_MCA_GRPMAP_PACKED_H
 #define OMPI_MCA_GRPMAP_PACKED_H
@@ -59,10 +60,16 @@ static inline int32_t grpmap_packed_map_select(const void *map, int32_t i)
     return (int32_t) grpmap_packed_get(m->w, (uint64_t) i, m->k);
 }
 
-/* RANK's scan (O(n)), once the caller has checked w's range */
-static inline int32_t grpmap_packed_map_find(const grpmap_packed_map_t *m, int32_t w)
+/* RANK of a map whose members all lie in [0, limit), the bound its form
+ * knows (array: 2^k, packed permutation: n): GRPMAP_NOT_MEMBER at once for
+ * a w outside, else a scan (O(n)) */
+static inline int32_t grpmap_packed_map_rank(const void *map, int32_t w, int64_t limit)
 {
+    const grpmap_packed_map_t *m = map;
     int32_t i;
+    if (w < 0 || w >= limit) {
+        return GRPMAP_NOT_MEMBER;
+    }
     for (i = 0; i < m->n; i++) {
         if ((int32_t) grpmap_packed_get(m->w, (uint64_t) i, m->k) == w) {
             return i;
@@ -86,5 +93,17 @@ static inline size_t grpmap_packed_map_bytes(const void *map)
     const grpmap_packed_map_t *m = map;
     return grpmap_packed_map_size(m->n, m->k);
 }
+
+/* Defines `const grpmap_repr_t var`, a packed map's table: its .name,
+ * .kind and .select_ns, the operations above, and its form's own RANK
+ * rank_fn (grpmap_packed_map_rank with its bound). */
+#define GRPMAP_PACKED_MAP_REPR(var, name_, kind_, select_ns_, rank_fn)                    \
+    const grpmap_repr_t var = {                                                           \
+        .name = name_, .kind = kind_, .select_ns = select_ns_,                            \
+        .estimate = grpmap_packed_map_estimate, .build = grpmap_packed_map_build,         \
+        .select = grpmap_packed_map_select, .rank = rank_fn,                              \
+        .iterate = grpmap_packed_map_iterate, .bytes = grpmap_packed_map_bytes,           \
+        .release = free,                                                                  \
+    }
 
 #endif /* OMPI_MCA_GRPMAP_PACKED_H */

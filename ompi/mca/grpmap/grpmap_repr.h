@@ -71,6 +71,20 @@ typedef struct grpmap_repr {
     void (*release)(void *map);
 } grpmap_repr_t;
 
+/* The operations of a representation table, from the functions named
+ * prefix_estimate, prefix_build, prefix_select, prefix_rank,
+ * prefix_iterate, prefix_bytes and prefix_release (signatures as in
+ * grpmap_repr_t): each table writes its .name, .kind and .select_ns (with
+ * where the figure comes from) and then GRPMAP_REPR_OPS(prefix).  A name
+ * may be a macro: a form whose map is one malloc'ed block defines
+ * prefix_release as free, one that cannot estimate defines prefix_estimate
+ * as NULL.  Plain pointers as before: no wrapper between the caller and
+ * select or rank. */
+#define GRPMAP_REPR_OPS(prefix)                                                           \
+    .estimate = prefix##_estimate, .build = prefix##_build, .select = prefix##_select,    \
+    .rank = prefix##_rank, .iterate = prefix##_iterate, .bytes = prefix##_bytes,          \
+    .release = prefix##_release
+
 static inline void grpmap_input_init(grpmap_input_t *in, const int32_t *ranks, int32_t n,
                                      int32_t world)
 {
@@ -90,14 +104,8 @@ static inline void grpmap_input_init(grpmap_input_t *in, const int32_t *ranks, i
             gap = b - a;
         }
     }
-    in->ranks = ranks;
-    in->n = n;
-    in->world = world;
-    in->min = mn;
-    in->max = mx;
-    in->increasing = inc;
-    in->max_gap = inc ? gap : 0;
-    in->runs = runs;
+    *in = (grpmap_input_t){.ranks = ranks, .n = n, .world = world, .min = mn, .max = mx,
+                           .increasing = inc, .max_gap = inc ? gap : 0, .runs = runs};
 }
 
 /* Bits needed to write any value in [0, v]; 0 for v == 0. */

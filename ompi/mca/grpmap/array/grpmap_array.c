@@ -26,28 +26,14 @@
 
 /* ------------------------------------------------------------------ array */
 
-/* the ranks packed (grpmap_packed.h); RANK: any w below 2^k may be one */
+/* the ranks packed (grpmap_packed.h); RANK: any w below 2^k may be one
+ * (k <= 31: a rank fits in 31 bits) */
 static int32_t array_rank(const void *map, int32_t w)
 {
-    const grpmap_packed_map_t *m = map;
-    if (w < 0 || (m->k < 31 && (uint64_t) w >> m->k)) {
-        return GRPMAP_NOT_MEMBER;
-    }
-    return grpmap_packed_map_find(m, w);
+    return grpmap_packed_map_rank(map, w, (int64_t) 1 << ((const grpmap_packed_map_t *) map)->k);
 }
 
-const grpmap_repr_t grpmap_array_repr = {
-    .name = "array",
-    .kind = GRPMAP_KIND_LIST,
-    .select_ns = 3.0,
-    .estimate = grpmap_packed_map_estimate,
-    .build = grpmap_packed_map_build,
-    .select = grpmap_packed_map_select,
-    .rank = array_rank,
-    .iterate = grpmap_packed_map_iterate,
-    .bytes = grpmap_packed_map_bytes,
-    .release = free,
-};
+GRPMAP_PACKED_MAP_REPR(grpmap_array_repr, "array", GRPMAP_KIND_LIST, 3.0, array_rank);
 
 /* ----------------------------------------------------------------- blocks */
 
@@ -385,11 +371,5 @@ const grpmap_repr_t grpmap_blocks_repr = {
     /* bench/grpmap_bench, random SELECT on patterns 13, 14, C1, C2, E1, E2:
      * blocks / array 1.30 (median; 1.08-1.57), so 3.0 * 1.30 */
     .select_ns = 3.9,
-    .estimate = blocks_estimate,
-    .build = blocks_build,
-    .select = blocks_select,
-    .rank = blocks_rank,
-    .iterate = blocks_iterate,
-    .bytes = blocks_bytes,
-    .release = blocks_release,
+    GRPMAP_REPR_OPS(blocks),
 };

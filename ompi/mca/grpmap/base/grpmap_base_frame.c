@@ -24,9 +24,10 @@
 
 #include "ompi/mca/grpmap/base/static-components.h"
 
-static int strategy = GRPMAP_STRATEGY_HYBRID;
-static double alpha = 0.25;
-static int min_size = 1024;
+/* defaults: grpmap_base_register */
+static int strategy, min_size, cache_kind, cache_entries, cache_min_size;
+static double alpha;
+static bool prefer_lattice;
 
 /* open representations, the packed permutation last */
 static const grpmap_repr_t **reprs;
@@ -36,14 +37,13 @@ static int ready;
 
 /* MPI_T statistics (updated with atomics: groups are built by any thread) */
 static unsigned long long stat_bytes, stat_dense_bytes, stat_groups, stat_lookups;
+static unsigned long long stat_cache_hits, stat_cache_misses;
 static double stat_build_time;
 static unsigned long long *stat_per_repr;   /* nreprs + 1 (composite) */
 
-static int grpmap_base_register(mca_base_register_flag_t flags);
-
-MCA_BASE_FRAMEWORK_DECLARE(ompi, grpmap, "Compressed group maps (group rank -> world rank)",
-                           grpmap_base_register, NULL, NULL,
-                           mca_grpmap_base_static_components, 0);
+/* A read-only int variable of the base, grpmap_base_<name> */
+#define register_int(name, desc, values, level, dflt, storage) \
+    (void) common_suite_register_base_int("ompi", "grpmap", name, desc, values, level, dflt, storage)
 
 static void register_pvar(const char *name, const char *desc, int var_class,
                           mca_base_var_type_t type, void *ctx)
@@ -59,31 +59,60 @@ static int grpmap_base_register(mca_base_register_flag_t flags)
         {GRPMAP_STRATEGY_TIME, "time"},
         {GRPMAP_STRATEGY_HYBRID, "hybrid"},
         {0, NULL}};
+    static const mca_base_var_enum_value_t caches[] = {
+        {GRPMAP_CACHE_NONE, "none"},
+        {GRPMAP_CACHE_LINEAR, "linear"},
+        {GRPMAP_CACHE_SETASSOC, "setassoc"},
+        {0, NULL}};
     mca_base_var_enum_t *e = NULL;
     (void) flags;
 
     (void) mca_base_var_enum_create("grpmap_base_strategy", strategies, &e);
-    (void) mca_base_var_register("ompi", "grpmap", "base", "strategy",
-                                 "How a group's map form is picked: space (the smallest), "
-                                 "time (the fastest of 100 random lookups, every form built), "
-                                 "hybrid (least alpha*ln(time) + (1-alpha)*ln(bytes) over "
-                                 "estimates, only the pick built)",
-                                 MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_4,
-                                 MCA_BASE_VAR_SCOPE_READONLY, &strategy);
+    register_int("strategy",
+                 "How a group's map form is picked: space (the smallest), time (the fastest of "
+                 "100 random lookups, every form built), hybrid (least alpha*ln(time) + "
+                 "(1-alpha)*ln(bytes) over estimates, only the pick built)",
+                 e, OPAL_INFO_LVL_4, GRPMAP_STRATEGY_HYBRID, &strategy);
     OBJ_RELEASE(e);
+    alpha = 0.25;
     (void) mca_base_var_register("ompi", "grpmap", "base", "alpha",
                                  "Weight of lookup time against bytes in the hybrid strategy "
                                  "(0 <= alpha <= 1; 0: bytes only, 1: time only)",
                                  MCA_BASE_VAR_TYPE_DOUBLE, NULL, 0, 0, OPAL_INFO_LVL_5,
                                  MCA_BASE_VAR_SCOPE_READONLY, &alpha);
-    (void) mca_base_var_register("ompi", "grpmap", "base", "min_size",
-                                 "Groups with fewer members keep Open MPI's dense table of "
-                                 "process pointers (0: every group is offered to the strategy)",
-                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_4,
-                                 MCA_BASE_VAR_SCOPE_READONLY, &min_size);
+    register_int("min_size",
+                 "Groups with fewer members keep Open MPI's dense table of process pointers "
+                 "(0: every group is offered to the strategy)",
+                 NULL, OPAL_INFO_LVL_4, 1024, &min_size);
+    prefer_lattice = true;
+    (void) mca_base_var_register("ompi", "grpmap", "base", "prefer_lattice",
+                                 "Hybrid strategy: a group whose members form a lattice (ranges, "
+                                 "strides, the sub-grids MPI_Cart_sub and MPI_Comm_split make of "
+                                 "a Cartesian grid) is held as one whatever its size, as seed 001 "
+                                 "does for Cartesian communicators: it costs 44-100 bytes and a "
+                                 "lookup about a table read, so its memory does not grow with the "
+                                 "group (false: the hybrid weighs it like any form, and keeps "
+                                 "groups of a few members dense)",
+                                 MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &prefer_lattice);
+    (void) mca_base_var_enum_create("grpmap_base_cache", caches, &e);
+    register_int("cache",
+                 "Cache of recent group rank -> world rank translations of a compressed map "
+                 "whose lookup costs more than the cache's probe (seed 001): none, linear "
+                 "(grpmap_base_cache_entries entries searched in order) or setassoc (128 sets "
+                 "of 8, 8,352 bytes a map); for groups of grpmap_base_cache_min_size members "
+                 "or more",
+                 e, OPAL_INFO_LVL_5, GRPMAP_CACHE_SETASSOC, &cache_kind);
+    OBJ_RELEASE(e);
+    register_int("cache_entries", "Entries of the linear cache (1 .. 255; 8 or 16 are the "
+                 "seed's sizes)", NULL, OPAL_INFO_LVL_6, 16, &cache_entries);
+    register_int("cache_min_size", "Compressed maps of fewer members get no translation cache "
+                 "(below about 1K members a table read is cheaper, the seed's advice; 0: every "
+                 "compressed map)", NULL, OPAL_INFO_LVL_6, 1024, &cache_min_size);
 
     register_pvar("bytes", "Bytes held by the maps of this process's live groups "
-                  "(compressed forms with their headers, dense tables at 8 bytes a member)",
+                  "(compressed forms with their headers and translation caches, dense tables at 8 "
+                  "bytes a member)",
                   MCA_BASE_PVAR_CLASS_SIZE, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, &stat_bytes);
     register_pvar("dense_bytes", "Bytes 8-byte pointer tables would hold for the same groups",
                   MCA_BASE_PVAR_CLASS_SIZE, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
@@ -94,10 +123,21 @@ static int grpmap_base_register(mca_base_register_flag_t flags)
                   "(translations, finding the calling process's rank)",
                   MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
                   &stat_lookups);
+    register_pvar("cache_hits", "Lookups answered by a translation cache (grpmap_base_cache)",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &stat_cache_hits);
+    register_pvar("cache_misses", "Lookups a translation cache did not hold (the map's "
+                  "SELECT ran, and the answer was cached)",
+                  MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+                  &stat_cache_misses);
     register_pvar("build_time", "Seconds spent picking and building group maps",
                   MCA_BASE_PVAR_CLASS_TIMER, MCA_BASE_VAR_TYPE_DOUBLE, &stat_build_time);
     return OMPI_SUCCESS;
 }
+
+MCA_BASE_FRAMEWORK_DECLARE(ompi, grpmap, "Compressed group maps (group rank -> world rank)",
+                           grpmap_base_register, NULL, NULL,
+                           mca_grpmap_base_static_components, 0);
 
 /* groups are built by any thread: the build time is summed with a CAS */
 static void add_build_time(double dt)
@@ -122,32 +162,51 @@ static void report_verbose(void *ctx, const char *line)
     opal_output_verbose(10, ompi_grpmap_base_framework.framework_output, "grpmap:%s", line);
 }
 
-int ompi_grpmap_base_init(ompi_group_t *world)
+/* The open components' representations: how many, each stored in out[]
+ * unless out is NULL (component order, each component's own order). */
+static int open_reprs(const grpmap_repr_t **out)
 {
     mca_base_component_list_item_t *cli;
-    int rc, n = 0, i;
+    int n = 0, i;
+    OPAL_LIST_FOREACH (cli, &ompi_grpmap_base_framework.framework_components,
+                       mca_base_component_list_item_t) {
+        const mca_grpmap_base_component_t *c = (const mca_grpmap_base_component_t *) cli->cli_component;
+        for (i = 0; NULL != c->reprs && NULL != c->reprs[i]; i++, n++) {
+            if (NULL != out) {
+                out[n] = c->reprs[i];
+            }
+        }
+    }
+    return n;
+}
+
+int ompi_grpmap_base_init(ompi_group_t *world)
+{
+    int rc, n, i;
 
     rc = mca_base_framework_open(&ompi_grpmap_base_framework, 0);
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
+    /* bad values stop MPI_Init (messages test/mpi/grpmap-groups.sh greps) */
     if (!(alpha >= 0.0 && alpha <= 1.0)) {
         opal_show_help("help-grpmap-base.txt", "bad-alpha", true, alpha);
-        mca_base_framework_close(&ompi_grpmap_base_framework);
-        return OMPI_ERR_BAD_PARAM;
-    }
-    if (min_size < 0) {
+        rc = OMPI_ERR_BAD_PARAM;
+    } else if (min_size < 0) {
         opal_show_help("help-grpmap-base.txt", "bad-min-size", true, min_size);
+        rc = OMPI_ERR_BAD_PARAM;
+    } else if (!common_suite_int_in_range("grpmap_base_cache_entries", cache_entries, 1, 255,
+                                          0 == OMPI_PROC_MY_NAME->vpid, "MPI_Init fails")
+               || !common_suite_int_in_range("grpmap_base_cache_min_size", cache_min_size, 0,
+                                             INT32_MAX, 0 == OMPI_PROC_MY_NAME->vpid,
+                                             "MPI_Init fails")) {
+        rc = OMPI_ERR_BAD_PARAM;
+    }
+    if (OMPI_SUCCESS != rc) {
         mca_base_framework_close(&ompi_grpmap_base_framework);
-        return OMPI_ERR_BAD_PARAM;
+        return rc;
     }
-    OPAL_LIST_FOREACH (cli, &ompi_grpmap_base_framework.framework_components,
-                       mca_base_component_list_item_t) {
-        const mca_grpmap_base_component_t *c = (const mca_grpmap_base_component_t *) cli->cli_component;
-        for (i = 0; NULL != c->reprs && NULL != c->reprs[i]; i++) {
-            n++;
-        }
-    }
+    n = open_reprs(NULL);
     reprs = calloc((size_t) n + 1, sizeof(*reprs));
     stat_per_repr = calloc((size_t) n + 2, sizeof(*stat_per_repr));
     if (NULL == reprs || NULL == stat_per_repr) {
@@ -156,13 +215,7 @@ int ompi_grpmap_base_init(ompi_group_t *world)
         mca_base_framework_close(&ompi_grpmap_base_framework);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    OPAL_LIST_FOREACH (cli, &ompi_grpmap_base_framework.framework_components,
-                       mca_base_component_list_item_t) {
-        const mca_grpmap_base_component_t *c = (const mca_grpmap_base_component_t *) cli->cli_component;
-        for (i = 0; NULL != c->reprs && NULL != c->reprs[i]; i++) {
-            reprs[nreprs++] = c->reprs[i];
-        }
-    }
+    nreprs = open_reprs(reprs);
     reprs[nreprs++] = &grpmap_packed_perm_repr;
     for (i = 0; i <= nreprs; i++) {
         char name[64], desc[160];
@@ -272,7 +325,18 @@ void ompi_grpmap_base_compress(ompi_group_t *group)
         }
         wr[i] = (int32_t) name.vpid;
     }
-    rc = grpmap_engine_build(&engine, wr, n, ompi_group_grpmap_world->grp_proc_count, &h);
+    rc = GRPMAP_DECLINE;
+    if (prefer_lattice && GRPMAP_STRATEGY_HYBRID == strategy) {
+        /* declines (lattice not open, or not a lattice) fall through */
+        rc = grpmap_engine_build_named(&engine, "lattice", wr, n,
+                                       ompi_group_grpmap_world->grp_proc_count, &h);
+        if (GRPMAP_OK == rc && NULL == h.repr) {
+            rc = GRPMAP_DECLINE;
+        }
+    }
+    if (GRPMAP_OK != rc) {
+        rc = grpmap_engine_build(&engine, wr, n, ompi_group_grpmap_world->grp_proc_count, &h);
+    }
     free(wr);
     if (GRPMAP_OK != rc || NULL == h.repr) {
         opal_output_verbose(10, ompi_grpmap_base_framework.framework_output,
@@ -286,10 +350,19 @@ void ompi_grpmap_base_compress(ompi_group_t *group)
     ompi_group_decrement_proc_count(group);
     free(group->grp_proc_pointers);
     group->grp_proc_pointers = NULL;
+    /* a cache where a lookup costs more than its probe (about a table read
+     * and a half) and the group is large enough to be worth 0.2-9 KB */
+    if (GRPMAP_CACHE_NONE != cache_kind && n >= cache_min_size
+        && grpmap_handle_select_ns(&h) > 1.5 * GRPMAP_DENSE_SELECT_NS) {
+        h.cache = grpmap_cache_new(cache_kind, cache_entries, &stat_cache_hits,
+                                   &stat_cache_misses);
+    }
     group->sparse_data.grp_map = h;
     group->grp_flags &= ~OMPI_GROUP_DENSE;
     group->grp_flags |= OMPI_GROUP_GRPMAP;
-    __atomic_add_fetch(&stat_bytes, (unsigned long long) h.repr->bytes(h.map), __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stat_bytes, (unsigned long long) (h.repr->bytes(h.map)
+                                                          + grpmap_cache_bytes(h.cache)),
+                       __ATOMIC_RELAXED);
     __atomic_add_fetch(&stat_dense_bytes, 8ull * (unsigned long long) n, __ATOMIC_RELAXED);
     __atomic_add_fetch(&stat_groups, 1ull, __ATOMIC_RELAXED);
     __atomic_add_fetch(&stat_per_repr[stat_slot(&h)], 1ull, __ATOMIC_RELAXED);
@@ -297,9 +370,9 @@ void ompi_grpmap_base_compress(ompi_group_t *group)
     if (opal_output_get_verbosity(ompi_grpmap_base_framework.framework_output) >= 10) {
         char name[64];
         opal_output(ompi_grpmap_base_framework.framework_output,
-                    "grpmap: group of %d members: %s, %zu bytes (dense %zu)", n,
-                    grpmap_handle_name(&h, name, sizeof(name)), h.repr->bytes(h.map),
-                    8 * (size_t) n);
+                    "grpmap: group of %d members: %s, %zu bytes, cache %zu bytes (dense %zu)",
+                    n, grpmap_handle_name(&h, name, sizeof(name)), h.repr->bytes(h.map),
+                    grpmap_cache_bytes(h.cache), 8 * (size_t) n);
     }
 }
 
@@ -317,7 +390,9 @@ void ompi_grpmap_base_group_release(ompi_group_t *group)
     if (!OMPI_GROUP_IS_GRPMAP(group) || NULL == h->repr) {
         return;
     }
-    __atomic_sub_fetch(&stat_bytes, (unsigned long long) h->repr->bytes(h->map), __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&stat_bytes, (unsigned long long) (h->repr->bytes(h->map)
+                                                          + grpmap_cache_bytes(h->cache)),
+                       __ATOMIC_RELAXED);
     __atomic_sub_fetch(&stat_dense_bytes, 8ull * (unsigned long long) n, __ATOMIC_RELAXED);
     __atomic_sub_fetch(&stat_groups, 1ull, __ATOMIC_RELAXED);
     if (NULL != reprs) {

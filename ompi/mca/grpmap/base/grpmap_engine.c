@@ -23,31 +23,21 @@
 /* the ranks packed (grpmap_packed.h); RANK: any v below n is one */
 static int32_t pperm_rank(const void *map, int32_t v)
 {
-    const grpmap_packed_map_t *p = map;
-    if (v < 0 || v >= p->n) {
-        return GRPMAP_NOT_MEMBER;
-    }
-    return grpmap_packed_map_find(p, v);
+    return grpmap_packed_map_rank(map, v, ((const grpmap_packed_map_t *) map)->n);
 }
 
-const grpmap_repr_t grpmap_packed_perm_repr = {
-    .name = "packed",
-    .kind = GRPMAP_KIND_PERM,
-    .select_ns = 3.0,
-    .estimate = grpmap_packed_map_estimate,
-    .build = grpmap_packed_map_build,
-    .select = grpmap_packed_map_select,
-    .rank = pperm_rank,
-    .iterate = grpmap_packed_map_iterate,
-    .bytes = grpmap_packed_map_bytes,
-    .release = free,
-};
+/* SELECT as the array form's (the same code) */
+GRPMAP_PACKED_MAP_REPR(grpmap_packed_perm_repr, "packed", GRPMAP_KIND_PERM, 3.0, pperm_rank);
 
 /* ---------------------------------------------------------------- composite */
 
 typedef struct {
     grpmap_handle_t set, perm;
 } composite_t;
+
+/* built by grpmap_engine_build from its two parts, never on its own */
+#define comp_estimate NULL
+#define comp_build NULL
 
 static int32_t comp_select(const void *map, int32_t i)
 {
@@ -90,13 +80,7 @@ const grpmap_repr_t grpmap_composite_repr = {
     .name = "composite",
     .kind = GRPMAP_KIND_LIST,
     .select_ns = 0.0,   /* the sum of its parts' */
-    .estimate = NULL,
-    .build = NULL,
-    .select = comp_select,
-    .rank = comp_rank,
-    .iterate = comp_iterate,
-    .bytes = comp_bytes,
-    .release = comp_release,
+    GRPMAP_REPR_OPS(comp),
 };
 
 const char *grpmap_handle_name(const grpmap_handle_t *h, char *buf, size_t len)
@@ -110,6 +94,18 @@ const char *grpmap_handle_name(const grpmap_handle_t *h, char *buf, size_t len)
         snprintf(buf, len, "%s", h->repr->name);
     }
     return buf;
+}
+
+double grpmap_handle_select_ns(const grpmap_handle_t *h)
+{
+    if (NULL == h->repr) {
+        return GRPMAP_DENSE_SELECT_NS;
+    }
+    if (&grpmap_composite_repr == h->repr) {
+        const composite_t *c = h->map;
+        return c->set.repr->select_ns + c->perm.repr->select_ns;
+    }
+    return h->repr->select_ns;
 }
 
 /* The sorted set and the permutation of an unordered map: sorted[j] is the
@@ -215,6 +211,7 @@ static int cand_build(const cand_t *c, const grpmap_input_t *in, split_t *split,
     int rc;
     out->repr = NULL;
     out->map = NULL;
+    out->cache = NULL;
     if (NULL == c->repr) {
         return GRPMAP_OK;
     }
@@ -314,6 +311,7 @@ int grpmap_engine_build(const grpmap_engine_t *e, const int32_t *ranks, int32_t 
 
     out->repr = NULL;
     out->map = NULL;
+    out->cache = NULL;
     grpmap_input_init(&in, ranks, n, world);
     /* what estimates of a composite's parts see: order-free fields only
      * (ranks NULL; max_gap an upper bound) */
@@ -479,6 +477,7 @@ int grpmap_engine_build_named(const grpmap_engine_t *e, const char *name, const 
 
     out->repr = NULL;
     out->map = NULL;
+    out->cache = NULL;
     if (0 == strcmp(name, "dense")) {
         return GRPMAP_OK;
     }

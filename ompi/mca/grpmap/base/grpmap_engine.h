@@ -25,6 +25,7 @@
 #define OMPI_MCA_GRPMAP_ENGINE_H
 
 #include "ompi/mca/grpmap/grpmap_repr.h"
+#include "ompi/mca/grpmap/base/grpmap_cache.h"
 
 enum { GRPMAP_STRATEGY_SPACE = 0, GRPMAP_STRATEGY_TIME = 1, GRPMAP_STRATEGY_HYBRID = 2 };
 
@@ -35,6 +36,7 @@ enum { GRPMAP_STRATEGY_SPACE = 0, GRPMAP_STRATEGY_TIME = 1, GRPMAP_STRATEGY_HYBR
 typedef struct grpmap_handle {
     const grpmap_repr_t *repr;   /* NULL: dense */
     void *map;
+    grpmap_cache_t *cache;       /* recent SELECTs (grpmap_base_cache), or NULL */
 } grpmap_handle_t;
 
 typedef struct grpmap_engine {
@@ -64,6 +66,9 @@ int grpmap_engine_build_named(const grpmap_engine_t *e, const char *name, const 
 
 static inline int32_t grpmap_handle_select(const grpmap_handle_t *h, int32_t i)
 {
+    if (NULL != h->cache) {
+        return grpmap_cache_select(h->cache, h->repr->select, h->map, i);
+    }
     return h->repr->select(h->map, i);
 }
 
@@ -72,9 +77,14 @@ static inline void grpmap_handle_release(grpmap_handle_t *h)
     if (NULL != h->repr) {
         h->repr->release(h->map);
     }
+    free(h->cache);
     h->repr = NULL;
     h->map = NULL;
+    h->cache = NULL;
 }
+
+/* A handle's nominal SELECT cost (ns; a composite's is its parts' sum). */
+double grpmap_handle_select_ns(const grpmap_handle_t *h);
 
 /* The composite (built only by the engine: build is NULL) and the packed
  * permutation (ceil(lg n) bits an element; RANK scans). */

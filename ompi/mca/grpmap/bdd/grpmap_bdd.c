@@ -47,6 +47,8 @@
 #define BDD_CACHE 10000
 #define BDD_MAX_INCREASE 1000000 /* let the node table double up to 1M at a time */
 #define BDD_SEL_CAP 1024         /* paths SELECT copies to the stack (9 KB) */
+#define bdd_estimate NULL        /* the size is known once built */
+#define bdd_release free         /* a map is one block */
 #define BDD_FAIL (-1)
 
 typedef struct {
@@ -803,11 +805,5 @@ const grpmap_repr_t grpmap_bdd_repr = {
     .name = "bdd",
     .kind = GRPMAP_KIND_SET,
     .select_ns = 20.0,
-    .estimate = NULL,
-    .build = bdd_build,
-    .select = bdd_select,
-    .rank = bdd_rank,
-    .iterate = bdd_iterate,
-    .bytes = bdd_bytes,
-    .release = free,
+    GRPMAP_REPR_OPS(bdd),
 };

@@ -31,6 +31,7 @@
 #define BM_BLOCK_WORDS GRPMAP_BV_BLOCK_WORDS(BM_BLOCK_SHIFT)
 #define BM_SUB_WORDS GRPMAP_BV_SUB_WORDS(BM_BLOCK_SHIFT)
 #define BM_STEPS GRPMAP_BV_STEPS
+#define bm_release free /* a map is one block */
 
 typedef struct {
     int32_t n, min;
@@ -156,20 +157,10 @@ static inline __attribute__((always_inline)) int32_t bm_rank_body(const bm_map_t
 }
 
 #if defined(GRPMAP_CPU_DISPATCH)
-__attribute__((target("popcnt"))) static uint64_t bm_position_1(const bm_map_t *m, uint32_t i)
-{
-    return bm_position(m, i, 1);
-}
-
-__attribute__((target("popcnt"))) static uint64_t bm_position_2(const bm_map_t *m, uint32_t i)
-{
-    return bm_position(m, i, 2);
-}
-
-__attribute__((target("popcnt"))) static int32_t bm_rank_1(const bm_map_t *m, int32_t w)
-{
-    return bm_rank_body(m, w, 1);
-}
+#define BM_POPCNT __attribute__((target("popcnt")))
+GRPMAP_CPU_BUILD(BM_POPCNT, uint64_t, bm_position_1, bm_map_t, uint32_t, bm_position, 1)
+GRPMAP_CPU_BUILD(BM_POPCNT, uint64_t, bm_position_2, bm_map_t, uint32_t, bm_position, 2)
+GRPMAP_CPU_BUILD(BM_POPCNT, int32_t, bm_rank_1, bm_map_t, int32_t, bm_rank_body, 1)
 #endif
 
 static int32_t bm_select(const void *map, int32_t i)
@@ -229,11 +220,5 @@ const grpmap_repr_t grpmap_bitmap_repr = {
     .name = "bitmap",
     .kind = GRPMAP_KIND_SET,
     .select_ns = 13.0,
-    .estimate = bm_estimate,
-    .build = bm_build,
-    .select = bm_select,
-    .rank = bm_rank,
-    .iterate = bm_iterate,
-    .bytes = bm_bytes,
-    .release = free,
+    GRPMAP_REPR_OPS(bm),
 };

@@ -11,4 +11,4 @@
 
 static const grpmap_repr_t *const bitmap_reprs[] = {&grpmap_bitmap_repr, NULL};
 
-MCA_GRPMAP_COMPONENT(bitmap, bitmap_reprs, NULL);
+MCA_GRPMAP_COMPONENT(bitmap, bitmap_reprs, NULL, NULL, NULL);

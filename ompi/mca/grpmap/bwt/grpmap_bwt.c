@@ -45,6 +45,7 @@
 #define BWT_DELTAS 1    /* planes of zigzag deltas (else of the ranks) */
 #define BWT_RAW 2       /* stored uncompressed (always rank planes) */
 #define BWT_SORTED 4    /* increasing: RANK searches it by bisection */
+#define bwt_estimate NULL /* the size is known once compressed */
 
 typedef struct {
     uint64_t off;       /* first byte in data */
@@ -542,11 +543,5 @@ const grpmap_repr_t grpmap_bwt_repr = {
     .name = "bwt",
     .kind = GRPMAP_KIND_LIST,
     .select_ns = 100000.0,   /* a random SELECT decompresses a block */
-    .estimate = NULL,
-    .build = bwt_build,
-    .select = bwt_select,
-    .rank = bwt_rank,
-    .iterate = bwt_iterate,
-    .bytes = bwt_bytes,
-    .release = bwt_release,
+    GRPMAP_REPR_OPS(bwt),
 };

@@ -20,18 +20,7 @@ static int bwt_open(void);
 static int bwt_close(void);
 static int compress_opened;
 
-mca_grpmap_base_component_t mca_grpmap_bwt_component = {
-    .base_version = {
-        MCA_GRPMAP_BASE_VERSION_1_0_0,
-        .mca_component_name = "bwt",
-        MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                              OMPI_RELEASE_VERSION),
-        .mca_open_component = bwt_open,
-        .mca_close_component = bwt_close,
-    },
-    .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
-    .reprs = bwt_reprs,
-};
+MCA_GRPMAP_COMPONENT(bwt, bwt_reprs, NULL, bwt_open, bwt_close);
 
 static int bwt_open(void)
 {

@@ -25,6 +25,7 @@
 #ifndef GAP_BSHIFT
 #define GAP_BSHIFT 5
 #endif
+#define gap_release free /* a map is one block */
 
 typedef struct {
     int32_t n, max;
@@ -291,13 +292,7 @@ const grpmap_repr_t grpmap_gap_repr = {
     .name = "gap",
     .kind = GRPMAP_KIND_SET,
     .select_ns = 18.0,
-    .estimate = gap_estimate,
-    .build = gap_build,
-    .select = gap_select,
-    .rank = gap_rank,
-    .iterate = gap_iterate,
-    .bytes = gap_bytes,
-    .release = free,
+    GRPMAP_REPR_OPS(gap),
 };
 
 /* =================================================================== ef */
@@ -309,6 +304,7 @@ const grpmap_repr_t grpmap_gap_repr = {
 #define EF_SUB_WORDS GRPMAP_BV_SUB_WORDS(EF_BLOCK_SHIFT)
 #define EF_SUB_BITS (64 * EF_SUB_WORDS)
 #define EF_STEPS GRPMAP_BV_STEPS
+#define ef_release free /* a map is one block */
 #ifndef EF_PS_WORDS
 #define EF_PS_WORDS 4     /* position samples: words a window */
 #endif
@@ -690,15 +686,10 @@ EF_SELECT_LEVEL(g, GRPMAP_CPU_GENERIC, )
 EF_SELECT_LEVEL(1, 1, __attribute__((target("popcnt"))))
 EF_SELECT_LEVEL(2, 2, __attribute__((target("popcnt,bmi,bmi2"))))
 
-__attribute__((target("popcnt"))) static int32_t ef_rank_1(const ef_map_t *m, int32_t w)
-{
-    return ef_rank_body(m, w, 1);
-}
-
-__attribute__((target("popcnt"))) static int32_t ef_rank_2(const ef_map_t *m, int32_t w)
-{
-    return ef_rank_body(m, w, 2);
-}
+GRPMAP_CPU_BUILD(__attribute__((target("popcnt"))), int32_t, ef_rank_1, ef_map_t, int32_t,
+                 ef_rank_body, 1)
+GRPMAP_CPU_BUILD(__attribute__((target("popcnt"))), int32_t, ef_rank_2, ef_map_t, int32_t,
+                 ef_rank_body, 2)
 #endif
 
 static int32_t ef_select(const void *map, int32_t i)
@@ -764,11 +755,5 @@ const grpmap_repr_t grpmap_ef_repr = {
     .name = "ef",
     .kind = GRPMAP_KIND_SET,
     .select_ns = 8.0, /* bench/grpmap_bench: 2.7 x array's random SELECT (median, all maps) */
-    .estimate = ef_estimate,
-    .build = ef_build,
-    .select = ef_select,
-    .rank = ef_rank,
-    .iterate = ef_iterate,
-    .bytes = ef_bytes,
-    .release = free,
+    GRPMAP_REPR_OPS(ef),
 };

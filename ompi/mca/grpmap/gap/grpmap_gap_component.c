@@ -11,4 +11,4 @@
 
 static const grpmap_repr_t *const gap_reprs[] = {&grpmap_gap_repr, &grpmap_ef_repr, NULL};
 
-MCA_GRPMAP_COMPONENT(gap, gap_reprs, NULL);
+MCA_GRPMAP_COMPONENT(gap, gap_reprs, NULL, NULL, NULL);

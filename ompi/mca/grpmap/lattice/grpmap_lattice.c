@@ -347,11 +347,5 @@ const grpmap_repr_t grpmap_lattice_repr = {
     .name = "lattice",
     .kind = GRPMAP_KIND_LIST,
     .select_ns = 1.5,
-    .estimate = lat_estimate,
-    .build = lat_build,
-    .select = lat_select,
-    .rank = lat_rank,
-    .iterate = lat_iterate,
-    .bytes = lat_bytes,
-    .release = lat_release,
+    GRPMAP_REPR_OPS(lat),
 };

@@ -11,4 +11,4 @@
 
 static const grpmap_repr_t *const lattice_reprs[] = {&grpmap_lattice_repr, NULL};
 
-MCA_GRPMAP_COMPONENT(lattice, lattice_reprs, NULL);
+MCA_GRPMAP_COMPONENT(lattice, lattice_reprs, NULL, NULL, NULL);

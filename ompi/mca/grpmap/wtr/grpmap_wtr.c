@@ -35,6 +35,7 @@
 
 #define WT_SB 1024        /* bits a rank entry */
 #define WT_SAMPLE 1024    /* ones (zeros) a select sample */
+#define wtr_release free  /* a map is one block */
 
 typedef struct {
     int32_t n, L;
@@ -418,11 +419,5 @@ const grpmap_repr_t grpmap_wtr_repr = {
     .name = "wtr",
     .kind = GRPMAP_KIND_PERM,
     .select_ns = 300.0,
-    .estimate = wtr_estimate,
-    .build = wtr_build,
-    .select = wtr_select,
-    .rank = wtr_rank,
-    .iterate = wtr_iterate,
-    .bytes = wtr_bytes,
-    .release = free,
+    GRPMAP_REPR_OPS(wtr),
 };
