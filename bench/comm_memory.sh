@@ -41,10 +41,8 @@ suite=(--mca pml ob1 --mca grpmap_base_min_size 0 --mca pml_ob1_sparse_peers_min
 
 echo "== memory per communicator: K=$K communicators of each kind, ranks: $NPS"
 for np in $NPS; do
-    for s in stock suite; do
-        declare -n args=$s
-        mpirun -np "$np" "${args[@]}" "$work/cm" mem "$K" | sed "s/^mem /mem $s np=$np /" | tee -a "$work/mem.txt"
-    done
+    mpirun -np "$np" "${stock[@]}" "$work/cm" mem "$K" | sed "s/^mem /mem stock np=$np /" | tee -a "$work/mem.txt"
+    mpirun -np "$np" "${suite[@]}" "$work/cm" mem "$K" | sed "s/^mem /mem suite np=$np /" | tee -a "$work/mem.txt"
 done
 
 echo
@@ -93,11 +91,11 @@ for c in $CACHES; do settings="$settings suite-$c"; done
 for r in $(seq "$LAT_RUNS"); do
     for s in $settings; do
         if [ "$s" = stock ]; then
-            args=("${stock[@]}")
+            largs=("${stock[@]}")
         else
-            args=("${suite[@]}" --mca grpmap_base_cache "${s#suite-}" --mca grpmap_base_cache_min_size 0)
+            largs=("${suite[@]}" --mca grpmap_base_cache "${s#suite-}" --mca grpmap_base_cache_min_size 0)
         fi
-        mpirun -np "$NP_LAT" "${args[@]}" "$work/cm" lat "$LAT_REPS" | sed "s/^lat /lat $s run=$r /" >>"$work/lat.txt"
+        mpirun -np "$NP_LAT" "${largs[@]}" "$work/cm" lat "$LAT_REPS" | sed "s/^lat /lat $s run=$r /" >>"$work/lat.txt"
     done
 done
 awk -v settings="$settings" '
