@@ -101,7 +101,7 @@ done
 awk -v settings="$settings" '
 function med(arr, k,   i, j, t) { for (i = 2; i <= k; i++) { t = arr[i]; for (j = i - 1; j >= 1 && arr[j] > t; j--) arr[j + 1] = arr[j]; arr[j + 1] = t }
   return k % 2 ? arr[(k + 1) / 2] : (arr[k / 2] + arr[k / 2 + 1]) / 2 }
-{ s = $2; r = substr($3, 5); name = $4; split($5, a, "="); v[name, s, r] = a[2]; names[name] = 1; if (r > R) R = r }
+{ s = $2; r = substr($3, 5) + 0; name = $4; split($5, a, "="); v[name, s, r] = a[2]; names[name] = 1; if (r > R) R = r }
 END {
   ns = split(settings, S, " ")
   printf "%-12s %10s", "test", "stock us"

@@ -39,7 +39,9 @@ static inline int test_pvar_index(const char *name, MPI_Datatype *type, int *con
 }
 
 /* Reads variable idx once into *value (of its datatype) through a session
- * and handle of its own. */
+ * and handle of its own.  Not for counters (MPI_T_PVAR_CLASS_COUNTER and
+ * the other summing classes): their handle counts from its allocation, so
+ * this reads 0; allocate the handle before the counted work instead. */
 static inline void test_pvar_read_once(int idx, void *value)
 {
     MPI_T_pvar_session s;

@@ -26,4 +26,13 @@ for np in 2 3 4 6 8; do
         assert_grep "^grpmap_cart np $np: [0-9]+ sub-communicators checked: OK" "$how-$np.txt" "grpmap_cart $how on $np ranks"
     done
 done
+# translation caches on every map (bitmap forced: its lookups are dear
+# enough to get one): the second translation of each sub-grid hits
+for c in linear setassoc; do
+    run_to 120 "cache-$c.txt" -np 6 --mca grpmap bitmap --mca grpmap_base_min_size 0 \
+        --mca grpmap_base_cache $c --mca grpmap_base_cache_min_size 0 ./cart expect-cache-hits ||
+        { tail -20 "cache-$c.txt"; fail "grpmap_cart with the $c cache"; }
+    assert_grep '^grpmap_cart: [1-9][0-9]* cache hits' "cache-$c.txt" "no hit in the $c cache"
+    assert_grep '^grpmap_cart np 6: [0-9]+ sub-communicators checked: OK' "cache-$c.txt" "grpmap_cart with the $c cache"
+done
 echo "grpmap-cart: OK"

@@ -58,7 +58,6 @@ build_mpi "$TOP/test/mpi/src/grpmap_spawn.c" spawn
 run_to 120 spawn.txt -np 2 --mca grpmap array --mca grpmap_base_min_size 0 ./spawn \
     || { tail -20 spawn.txt; fail "spawn test failed"; }
 assert_grep '^grpmap_spawn: OK' spawn.txt "a merged group with spawned processes"
-# bad values: MPI_Init fails with a message a user can act on
 # translation caches on every compressed map (bitmap's SELECT is dear
 # enough to get one): group operations as uncached, the cache's bytes
 # reported
@@ -76,6 +75,7 @@ run "cache-none" 5 --mca grpmap bitmap --mca grpmap_base_cache none \
     --mca grpmap_base_cache_min_size 0 --mca grpmap_base_verbose 10 ./groups expect-compressed
 assert_grep 'grpmap: group of [0-9]+ members: bitmap, [0-9]+ bytes, cache 0 bytes' cache-none-5.txt \
     "grpmap_base_cache none still made a cache"
+# bad values: MPI_Init fails with a message a user can act on
 fails_saying 6 'grpmap_base_cache_entries: 0' bad-entries.txt mpirun_t -np 1 --mca grpmap_base_cache_entries 0 ./groups
 fails_saying 6 'grpmap_base_alpha is 2' bad-alpha.txt mpirun_t -np 1 --mca grpmap_base_alpha 2 ./groups
 fails_saying 6 'grpmap_base_min_size is -1' bad-min.txt mpirun_t -np 1 --mca grpmap_base_min_size -1 ./groups

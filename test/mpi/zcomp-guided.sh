@@ -16,4 +16,10 @@ mpirun_t -np 2 "${Z[@]}" ./sem counts >follow.txt 2>&1 || { tail follow.txt; fai
 assert_grep "following .*dec.0 \\($n decisions\\)" follow.txt
 assert_grep 'zcomp: guided: [0-9]+ B int32 to 1 tag [0-9]+: (lz4|lzo|zstd|rle|fpc|rice|huffman|bzip2)' follow.txt "no decision was taken from the file"
 assert_grep '^zcomp_semantics: 0 failed' follow.txt
+# guided with no decision file: says so and decides adaptively (it used to
+# look the first large message up in a table never set up: SIGFPE)
+works_saying 6 'guided strategy needs a decision file' nofile.txt \
+    mpirun_t -np 2 --mca pml_zcomp_enable 1 --mca pml_zcomp_strategy guided \
+    --mca pml_zcomp_path_bandwidth 10 ./sem counts
+assert_grep '^zcomp_semantics: 0 failed' nofile.txt "guided without a decision file lost messages"
 echo "guided: $n decisions traced and followed"

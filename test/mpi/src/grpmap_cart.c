@@ -10,7 +10,8 @@
  * give, the members' own view (an allgather of world ranks), and a sum
  * over the sub-grid.  With "expect-lattice", the sub-grids of two or more
  * members are held as lattices (pvar grpmap_base_groups_lattice counts
- * them while they live).
+ * them while they live).  With "expect-cache-hits", the translation caches
+ * answered some lookup (pvar grpmap_base_cache_hits, summed over ranks).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ static int world_of(int nd, const int *dims, const int *coords)
 }
 
 static void check_sub(MPI_Comm sub, int nd, const int *dims, const int *keep, const int *mine,
-                      const char *how, int expect_lattice)
+                      const char *how, int expect_lattice, unsigned long long lattices_before)
 {
     int n = 1, sn, *wr, *all, *idx;
     MPI_Group g, wg;
@@ -72,9 +73,14 @@ static void check_sub(MPI_Comm sub, int nd, const int *dims, const int *keep, co
     }
     MPI_Comm_group(sub, &g);
     MPI_Comm_group(MPI_COMM_WORLD, &wg);
-    MPI_Group_translate_ranks(g, n, idx, wg, all);
-    for (int i = 0; i < n; i++) {
-        CHECK(all[i] == wr[i], "%s: member %d is world rank %d, expected %d", how, i, all[i], wr[i]);
+    /* twice: the second translation is answered by a translation cache
+     * when the map has one */
+    for (int pass = 0; pass < 2; pass++) {
+        MPI_Group_translate_ranks(g, n, idx, wg, all);
+        for (int i = 0; i < n; i++) {
+            CHECK(all[i] == wr[i], "%s: member %d is world rank %d, expected %d (pass %d)", how,
+                  i, all[i], wr[i], pass);
+        }
     }
     MPI_Allgather(&rank, 1, MPI_INT, all, 1, MPI_INT, sub);
     for (int i = 0; i < n; i++) {
@@ -89,8 +95,10 @@ static void check_sub(MPI_Comm sub, int nd, const int *dims, const int *keep, co
         }
         CHECK(t == e, "%s: sum %lld, expected %lld", how, t, e);
     }
+    /* this communicator's group is one more lattice than before it was
+     * made (the group handle g above is the same group, not a new one) */
     if (expect_lattice && n >= 2) {
-        CHECK(lattice_groups() >= 1, "%s: no group held as a lattice", how);
+        CHECK(lattice_groups() > lattices_before, "%s: its group is not held as a lattice", how);
     }
     MPI_Group_free(&g);
     MPI_Group_free(&wg);
@@ -102,11 +110,21 @@ static void check_sub(MPI_Comm sub, int nd, const int *dims, const int *keep, co
 int main(int argc, char **argv)
 {
     int expect = argc > 1 && 0 == strcmp(argv[1], "expect-lattice"), provided, subs = 0;
+    int expect_hits = argc > 1 && 0 == strcmp(argv[1], "expect-cache-hits");
     MPI_Init(&argc, &argv);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     lattice_idx = test_pvar_index("grpmap_base_groups_lattice", NULL, NULL);
+    /* a counter's handle counts from its allocation: allocate it first */
+    MPI_T_pvar_session hs;
+    MPI_T_pvar_handle hh;
+    if (expect_hits) {
+        int idx = test_pvar_index("grpmap_base_cache_hits", NULL, NULL), count;
+        CHECK(idx >= 0, "no pvar grpmap_base_cache_hits");
+        MPI_T_pvar_session_create(&hs);
+        MPI_T_pvar_handle_alloc(hs, idx, NULL, &hh, &count);
+    }
     CHECK(!expect || lattice_idx >= 0, "no pvar grpmap_base_groups_lattice");
 
     for (int nd = 2; nd <= 4; nd++) {
@@ -123,22 +141,37 @@ int main(int argc, char **argv)
             for (int d = 0; d < nd; d++) {
                 keep[d] = (mask >> d) & 1;
             }
+            unsigned long long before = lattice_groups();
             MPI_Cart_sub(cart, keep, &sub);
             snprintf(how, sizeof(how), "%dD cart_sub mask %d", nd, mask);
-            check_sub(sub, nd, dims, keep, coords, how, expect);
+            check_sub(sub, nd, dims, keep, coords, how, expect, before);
+            MPI_Comm_free(&sub);
             /* the same sub-grid by MPI_Comm_split: colour from the dropped
              * coordinates, key the world rank (row-major order kept) */
             for (int d = 0; d < nd; d++) {
                 color = color * dims[d] + (keep[d] ? 0 : coords[d]);
             }
+            before = lattice_groups();
             MPI_Comm_split(MPI_COMM_WORLD, color, rank, &split);
             snprintf(how, sizeof(how), "%dD split mask %d", nd, mask);
-            check_sub(split, nd, dims, keep, coords, how, expect);
-            MPI_Comm_free(&sub);
+            check_sub(split, nd, dims, keep, coords, how, expect, before);
             MPI_Comm_free(&split);
             subs += 2;
         }
         MPI_Comm_free(&cart);
+    }
+    if (expect_hits) {
+        /* the second translation of each sub-grid went through its
+         * map's cache: some lookup hit */
+        unsigned long long hits = 0, all;
+        MPI_T_pvar_read(hs, hh, &hits);
+        MPI_T_pvar_handle_free(hs, &hh);
+        MPI_T_pvar_session_free(&hs);
+        MPI_Allreduce(&hits, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(all > 0, "no translation cache hit on any process");
+        if (0 == rank) {
+            printf("grpmap_cart: %llu cache hits\n", all);
+        }
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {

@@ -86,9 +86,10 @@ static int grpmap_base_register(mca_base_register_flag_t flags)
                  NULL, OPAL_INFO_LVL_4, 1024, &min_size);
     prefer_lattice = true;
     (void) mca_base_var_register("ompi", "grpmap", "base", "prefer_lattice",
-                                 "Hybrid strategy: a group whose members form a lattice (ranges, "
-                                 "strides, the sub-grids MPI_Cart_sub and MPI_Comm_split make of "
-                                 "a Cartesian grid) is held as one whatever its size, as seed 001 "
+                                 "Hybrid strategy: a group of grpmap_base_min_size members or more "
+                                 "whose members form a lattice (ranges, strides, the sub-grids "
+                                 "MPI_Cart_sub and MPI_Comm_split make of a Cartesian grid) is "
+                                 "held as one however few its members, as seed 001 "
                                  "does for Cartesian communicators: it costs 44-100 bytes and a "
                                  "lookup about a table read, so its memory does not grow with the "
                                  "group (false: the hybrid weighs it like any form, and keeps "

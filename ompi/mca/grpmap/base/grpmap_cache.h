@@ -81,7 +81,8 @@ static inline uint32_t grpmap_cache_set(const grpmap_cache_t *c, int32_t r)
                         : (u ^ (u >> GRPMAP_CACHE_HASH_BITS)) & (GRPMAP_CACHE_SETS - 1);
 }
 
-/* 1 and *world when rank r's translation is cached, else 0. */
+/* 1 and *world when rank r's translation is cached, else 0.  r >= 0 (a
+ * group rank): the key of -1 would be 0, the empty entry. */
 static inline int grpmap_cache_find(const grpmap_cache_t *c, int32_t r, int32_t *world)
 {
     const uint64_t *row = c->e + (size_t) grpmap_cache_set(c, r) * c->ways;

@@ -63,6 +63,11 @@ uint64_t mca_pml_zcomp_guide_key(int cls, int bucket, ompi_communicator_t *comm,
 bool mca_pml_zcomp_guide_lookup(uint64_t key, const opal_compress_codec_t **codec)
 {
     zc_guide_t *g = NULL;
+    /* no decision file (guided-no-file said so): nothing to follow, the
+     * model decides adaptively; the table was never constructed */
+    if (!zc_guide_ready) {
+        return false;
+    }
     if (OPAL_SUCCESS != opal_hash_table_get_value_uint64(&zc_guide, key, (void **) &g)) {
         return false;
     }
@@ -73,6 +78,9 @@ bool mca_pml_zcomp_guide_lookup(uint64_t key, const opal_compress_codec_t **code
 void mca_pml_zcomp_guide_record(uint64_t key, const opal_compress_codec_t *codec)
 {
     zc_guide_t *g = NULL;
+    if (!zc_guide_ready) {
+        return;
+    }
     if (OPAL_SUCCESS != opal_hash_table_get_value_uint64(&zc_guide, key, (void **) &g)) {
         g = malloc(sizeof(*g));
         if (NULL != g) {
