@@ -43,12 +43,6 @@ static long long mallinfo_bytes(void)
     return (long long) (m.uordblks + m.hblkhd);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
 /* One communicator of the kind; *members gets its size. */
 static MPI_Comm make_comm(const char *kind, MPI_Comm cart2)
 {
@@ -205,8 +199,7 @@ static void lat(int reps)
     }
     if (0 == rank) {
         for (int k = 0; k < NT; k++) {
-            qsort(t[k], reps, sizeof(double), cmp_double);
-            printf("lat %s us=%.4f\n", names[k], t[k][reps / 2]);
+            printf("lat %s us=%.4f\n", names[k], test_median(t[k], reps));
         }
     }
     for (int k = 0; k < NT; k++) {
