@@ -11,16 +11,28 @@
  *                         MPI_Dims_create, by MPI_Comm_split), plane (z
  *                         planes of a 3-D grid, by MPI_Comm_split), cart
  *                         (MPI_Cart_sub rows of a 2-D Cartesian grid).  Per
- *                         kind it prints the heap growth per communicator,
- *                         averaged over the ranks, two ways: glibc's
+ *                         kind it prints the heap growth per communicator
+ *                         two ways: glibc's
  *                         mallinfo2 (arena + mmapped bytes in use) and an
- *                         interposed counter (test/common/heap_counter.h):
+ *                         interposed counter (test/common/heap_counter.h),
+ *                         the mean over the ranks and the median rank's:
  *                           mem KIND members=M bytes_mallinfo=X bytes_counter=Y
+ *                               median_mallinfo=X' median_counter=Y'
  *   comm_memory lat REPS  median over REPS interleaved repeats of: 0- and
  *                         8-byte ping-pong (ranks 0 and 1), a 6-neighbour
  *                         halo of 8 doubles on a periodic 3-D Cartesian
  *                         communicator, an 8-byte MPI_Allreduce:
  *                           lat NAME us=T
+ *
+ *   comm_memory instr KIND N
+ *                         on one rank under valgrind's callgrind (the
+ *                         script's instruction count): N iterations of
+ *                         loop(), KIND pingpong (an 8-byte message to
+ *                         oneself, MPI_Isend + MPI_Recv, on a duplicate of
+ *                         the world) or halo (6 faces on a periodic 1x1x1
+ *                         Cartesian communicator: every neighbour is
+ *                         oneself), each through the same ob1 peer lookup
+ *                         and matching as between processes
  *
  * The script (comm_memory.sh) runs both under stock settings and with
  * grpmap + ob1's sparse peer table, and prints ratios and slopes.
@@ -71,12 +83,14 @@ static void mem(int k)
 {
     static const char *kinds[] = {"dup", "row", "col", "plane", "cart"};
     MPI_Comm *cs = xmalloc(k * sizeof(*cs)), cart2;
+    long long *all = xmalloc(2 * size * sizeof(*all));
+    double *per = xmalloc(size * sizeof(*per));
     int d2[2] = {0, 0}, periods[2] = {0, 0};
 
     MPI_Dims_create(size, 2, d2);
     MPI_Cart_create(MPI_COMM_WORLD, 2, d2, periods, 0, &cart2);
     for (size_t t = 0; t < sizeof(kinds) / sizeof(kinds[0]); t++) {
-        long long m0, h0, v[2], sum[2];
+        long long m0, h0, v[2];
         int members;
         /* one created and freed first: lazily allocated state of the
          * parent (free lists, the collective modules' buffers) is not the
@@ -95,14 +109,31 @@ static void mem(int k)
         for (int i = 0; i < k; i++) {
             MPI_Comm_free(&cs[i]);
         }
-        MPI_Allreduce(v, sum, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        /* every rank's figure to rank 0: the mean, and the median rank's.
+         * The median is the per-communicator cost; the mean also carries
+         * one-off growth of ob1's fragment pools on the few ranks that
+         * took unexpected messages in the creating collectives (tens of
+         * KB at random ranks, more often the more oversubscribed the run,
+         * so it grows with np but not with any communicator) */
+        MPI_Gather(v, 2, MPI_LONG_LONG, all, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
         if (0 == rank) {
-            printf("mem %s members=%d bytes_mallinfo=%.1f bytes_counter=%.1f\n", kinds[t], members,
-                   (double) sum[0] / size / k, (double) sum[1] / size / k);
+            double mean[2] = {0, 0}, med[2];
+            for (int m = 0; m < 2; m++) {
+                for (int r = 0; r < size; r++) {
+                    per[r] = (double) all[2 * r + m] / k;
+                    mean[m] += per[r] / size;
+                }
+                med[m] = test_median_mean(per, size);
+            }
+            printf("mem %s members=%d bytes_mallinfo=%.1f bytes_counter=%.1f median_mallinfo=%.1f "
+                   "median_counter=%.1f\n",
+                   kinds[t], members, mean[0], mean[1], med[0], med[1]);
             fflush(stdout);
         }
     }
     MPI_Comm_free(&cart2);
+    free(per);
+    free(all);
     free(cs);
 }
 
@@ -208,14 +239,53 @@ static void lat(int reps)
     MPI_Comm_free(&cart3);
 }
 
+/* ---- instructions (callgrind collects inside loop() only) ------------- */
+static void __attribute__((noinline)) loop(const char *kind, int n, MPI_Comm comm)
+{
+    double out[6][8] = {{0}}, in[6][8];
+    MPI_Request req[12];
+    for (int it = 0; it < n; it++) {
+        if (0 == strcmp(kind, "pingpong")) {
+            MPI_Isend(out[0], 1, MPI_DOUBLE, 0, 1, comm, &req[0]);
+            MPI_Recv(in[0], 1, MPI_DOUBLE, 0, 1, comm, MPI_STATUS_IGNORE);
+            MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+        } else {
+            for (int d = 0; d < 6; d++) {
+                MPI_Irecv(in[d], 8, MPI_DOUBLE, 0, d, comm, &req[d]);
+                MPI_Isend(out[d], 8, MPI_DOUBLE, 0, d, comm, &req[6 + d]);
+            }
+            MPI_Waitall(12, req, MPI_STATUSES_IGNORE);
+        }
+    }
+}
+
+static void instr(const char *kind, int n)
+{
+    int dims[3] = {1, 1, 1}, periods[3] = {1, 1, 1};
+    MPI_Comm c;
+    CHECK(1 == size, "instr runs on one rank");
+    if (0 == strcmp(kind, "pingpong")) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    } else {
+        CHECK(0 == strcmp(kind, "halo"), "instr KIND: pingpong or halo");
+        MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &c);
+    }
+    loop(kind, 10, c); /* first contact outside the counted part */
+    loop(kind, n, c);
+    MPI_Comm_free(&c);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(3 == argc && (0 == strcmp(argv[1], "mem") || 0 == strcmp(argv[1], "lat")),
-          "usage: comm_memory mem K | lat REPS");
-    if (0 == strcmp(argv[1], "mem")) {
+    CHECK((3 == argc && (0 == strcmp(argv[1], "mem") || 0 == strcmp(argv[1], "lat")))
+              || (4 == argc && 0 == strcmp(argv[1], "instr")),
+          "usage: comm_memory mem K | lat REPS | instr pingpong|halo N");
+    if (0 == strcmp(argv[1], "instr")) {
+        instr(argv[2], atoi(argv[3]));
+    } else if (0 == strcmp(argv[1], "mem")) {
         mem(atoi(argv[2]));
     } else {
         CHECK(size >= 2, "lat needs 2 ranks or more");

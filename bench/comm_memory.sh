@@ -11,7 +11,8 @@
 #           flat peer table (pml_ob1_sparse_peers_min -1);
 #   suite   every group offered to grpmap (grpmap_base_min_size 0) and
 #           every peer table sparse (pml_ob1_sparse_peers_min 0).
-# Per kind and setting: bytes per communicator at each size, the slope in
+# Per kind and setting: bytes per communicator at each size (the median
+# rank's; the mean over ranks beside it), the slope in
 # bytes per member (least squares over the sizes: the part that grows with
 # the job), and both extrapolated to 262,144 ranks (the seed's BG/Q run:
 # 60 MB -> 20 MB per process for its benchmark).
@@ -21,9 +22,14 @@
 # against the suite with each translation cache on every compressed map
 # (CACHES); ratio to the stock run of the same round, median over rounds.
 #
+# Between the two: instructions per iteration of an 8-byte ping-pong and a
+# 6-face halo on one rank (messages to itself through ob1's peer lookup
+# and matching) under valgrind's callgrind, stock against the suite with
+# each cache: deterministic where the timings of a shared machine are not.
+#
 #   bench/comm_memory.sh   (env: NPS="8 16 32 64" K=1000 NP_LAT=4
 #                           LAT_RUNS=5 LAT_REPS=9 CACHES="none linear setassoc"
-#                           EXTRA_SUITE="--mca ...")
+#                           INSTR=1 N1=1000 N2=3000 EXTRA_SUITE="--mca ...")
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PREFIX=${PREFIX:-$TOP/_install}
@@ -46,36 +52,39 @@ for np in $NPS; do
 done
 
 echo
-echo "bytes per communicator (interposed counter; mallinfo2 in parentheses):"
+echo "bytes per communicator, the median rank's by the interposed counter (the mean over ranks in"
+echo "parentheses: it adds ob1's fragment pools growing on ranks that took unexpected messages):"
 awk '
 { s = $2; np = substr($3, 4); kind = $4; m = substr($5, 9)
-  split($6, a, "="); mi = a[2]; split($7, b, "="); ct = b[2]
+  split($7, b, "="); mean = b[2]; split($9, c, "="); ct = c[2]
   key = kind " " s; keys[key] = 1; kinds[kind] = 1
-  n[key]++; X[key, n[key]] = m; Y[key, n[key]] = ct; YM[key, n[key]] = mi; NP[key, n[key]] = np }
+  n[key]++; X[key, n[key]] = m; Y[key, n[key]] = ct; YM[key, n[key]] = mean; NP[key, n[key]] = np }
 END {
   printf "%-6s %-6s", "kind", "setting"
   for (i = 1; i <= n["dup stock"]; i++) printf " %16s", "np=" NP["dup stock", i]
-  printf " %10s %14s %16s\n", "B/member", "at 262144 (MB)", "suite/stock there"
+  printf " %10s %8s %14s %16s\n", "B/member", "(mean)", "at 262144 (MB)", "suite/stock there"
   split("dup row col plane cart", order, " ")
   for (o = 1; o <= 5; o++) {
     kind = order[o]; if (!(kind in kinds)) continue
     for (ss = 1; ss <= 2; ss++) {
       s = ss == 1 ? "stock" : "suite"; key = kind " " s; if (!(key in keys)) continue
-      sx = sy = sxx = sxy = 0; k = n[key]
+      sx = sy = sxx = sxy = sym = sxym = 0; k = n[key]
       printf "%-6s %-6s", kind, s
       for (i = 1; i <= k; i++) {
         printf " %7.0f (%6.0f)", Y[key, i], YM[key, i]
         sx += X[key, i]; sy += Y[key, i]; sxx += X[key, i] ^ 2; sxy += X[key, i] * Y[key, i]
+        sym += YM[key, i]; sxym += X[key, i] * YM[key, i]
       }
       den = k * sxx - sx * sx
       slope = den > 0 ? (k * sxy - sx * sy) / den : 0
+      slopem = den > 0 ? (k * sxym - sx * sym) / den : 0
       icpt = (sy - slope * sx) / k
       # members at 262,144 ranks: the kind grows as it does here
       # (dup: N; rows, columns, cart rows: sqrt N; planes: N^(2/3))
       big = kind == "dup" ? 262144 : (kind == "plane" ? 4096 : 512)
       at = icpt + slope * big
       ext[kind, s] = at
-      printf " %10.2f %14.3f", slope, at * 1000 / 1048576
+      printf " %10.2f %8.2f %14.3f", slope, slopem, at * 1000 / 1048576
       if (s == "suite" && ext[kind, "stock"] > 0) printf " %15.2fx", at / ext[kind, "stock"]
       printf "\n"
     }
@@ -83,6 +92,38 @@ END {
   print "(at 262144: K=1000 communicators of the kind, members as the kind grows: dup N, row/col/cart sqrt N = 512, plane N^(2/3) = 4096)"
 }' "$work/mem.txt"
 
+# Instructions per iteration on one rank under callgrind, where timing
+# cannot resolve 1 %: (count for N2 iterations - count for N1) / (N2 - N1),
+# start-up cancels out; ratio to stock.
+if [ "${INSTR:-1}" = 1 ] && command -v valgrind >/dev/null; then
+    N1=${N1:-1000} N2=${N2:-3000}
+    echo
+    echo "== instructions per iteration (callgrind, 1 rank, messages to itself through ob1)"
+    printf '%-10s %12s' kind "stock instr"
+    for c in $CACHES; do printf ' %22s' "suite-$c (ratio)"; done
+    printf '\n'
+    icount() {  # kind n setting-args... -> instructions collected in loop()
+        local kind=$1 n=$2 f; shift 2
+        f=$(mktemp "$work/cg.XXXXXX")
+        mpirun -np 1 --mca btl self "$@" valgrind -q --tool=callgrind --callgrind-out-file="$f" \
+            --toggle-collect=loop "$work/cm" instr "$kind" "$n" >/dev/null
+        awk '/^summary:/ {print $2}' "$f"
+    }
+    for kind in pingpong halo; do
+        a=$(icount $kind "$N1" "${stock[@]}"); b=$(icount $kind "$N2" "${stock[@]}")
+        base=$(( (b - a) / (N2 - N1) ))
+        printf '%-10s %12d' "$kind" "$base"
+        for c in $CACHES; do
+            sa=("${suite[@]}" --mca grpmap_base_cache "$c" --mca grpmap_base_cache_min_size 0)
+            a=$(icount $kind "$N1" "${sa[@]}"); b=$(icount $kind "$N2" "${sa[@]}")
+            v=$(( (b - a) / (N2 - N1) ))
+            printf ' %10d (%8.4fx)' "$v" "$(awk -v x="$v" -v y="$base" 'BEGIN {print x / y}')"
+        done
+        printf '\n'
+    done
+fi
+
+[ "$LAT_RUNS" -gt 0 ] || exit 0
 echo
 echo "== latency: $NP_LAT ranks, $LAT_RUNS runs of each setting interleaved, median of $LAT_REPS repeats each"
 echo "   (suite-<cache>: the suite's settings with grpmap_base_cache <cache> on every compressed map)"

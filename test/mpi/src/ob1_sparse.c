@@ -64,6 +64,33 @@ static void ring(MPI_Comm comm, int salt)
     }
 }
 
+/* Thread t's all-to-all on the shared communicator: tag t, every peer by
+ * name, so 4 threads make first contact with the same peers (the same
+ * chunk) at once. */
+static MPI_Comm shared;
+static void *shared_main(void *arg)
+{
+    int t = (int) (long) arg;
+    int *out = xmalloc(size * sizeof(int)), *in = xmalloc(size * sizeof(int));
+    MPI_Request *req = xmalloc(2 * size * sizeof(MPI_Request));
+    for (int p = 0; p < size; p++) {
+        out[p] = t * 1000000 + rank * 1000 + p;
+        in[p] = -1;
+        MPI_Irecv(&in[p], 1, MPI_INT, p, t, shared, &req[p]);
+    }
+    for (int p = 0; p < size; p++) {
+        MPI_Isend(&out[p], 1, MPI_INT, p, t, shared, &req[size + p]);
+    }
+    MPI_Waitall(2 * size, req, MPI_STATUSES_IGNORE);
+    for (int p = 0; p < size; p++) {
+        CHECK(in[p] == t * 1000000 + p * 1000 + rank, "thread %d: from %d got %d", t, p, in[p]);
+    }
+    free(req);
+    free(in);
+    free(out);
+    return NULL;
+}
+
 static void *thread_main(void *arg)
 {
     MPI_Comm *comm = arg;
@@ -135,6 +162,23 @@ int main(int argc, char **argv)
         for (int t = 0; t < NTHREADS; t++) {
             MPI_Comm_free(&tcomm[t]);
         }
+        /* ... and on one shared duplicate: the chunk is created once (a
+         * losing creator frees its copy), every entry is whole */
+        MPI_Comm_dup(MPI_COMM_WORLD, &shared);
+        for (int t = 0; t < NTHREADS; t++) {
+            CHECK(0 == pthread_create(&th[t], NULL, shared_main, (void *) (long) t),
+                  "pthread_create");
+        }
+        for (int t = 0; t < NTHREADS; t++) {
+            pthread_join(th[t], NULL);
+        }
+        {
+            unsigned long long b = table_bytes(idx, shared);
+            unsigned long long want = sparse ? 8 * chunks + 256 * 8 : 8ull * size;
+            CHECK(b == want, "shared duplicate after 4 threads' first contact: %llu bytes, expected %llu",
+                  b, want);
+        }
+        MPI_Comm_free(&shared);
     }
     MPI_Comm_free(&dup);
     MPI_Barrier(MPI_COMM_WORLD);
