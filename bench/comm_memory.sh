@@ -27,13 +27,13 @@
 # and matching) under valgrind's callgrind, stock against the suite with
 # each cache: deterministic where the timings of a shared machine are not.
 #
-#   bench/comm_memory.sh   (env: NPS="8 16 32 64" K=1000 NP_LAT=4
+#   bench/comm_memory.sh   (env: NPS="8 16 32 64" (empty: no memory part) K=1000 NP_LAT=4
 #                           LAT_RUNS=5 LAT_REPS=9 CACHES="none linear setassoc"
 #                           INSTR=1 N1=1000 N2=3000 EXTRA_SUITE="--mca ...")
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PREFIX=${PREFIX:-$TOP/_install}
-NPS=${NPS:-8 16 32 64} K=${K:-1000} NP_LAT=${NP_LAT:-4}
+NPS=${NPS-8 16 32 64} K=${K:-1000} NP_LAT=${NP_LAT:-4}
 LAT_RUNS=${LAT_RUNS:-5} LAT_REPS=${LAT_REPS:-9} CACHES=${CACHES:-none linear setassoc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -45,6 +45,7 @@ stock=(--mca pml ob1 --mca grpmap_base_min_size 1000000000 --mca pml_ob1_sparse_
 # shellcheck disable=SC2206
 suite=(--mca pml ob1 --mca grpmap_base_min_size 0 --mca pml_ob1_sparse_peers_min 0 ${EXTRA_SUITE:-})
 
+if [ -n "$NPS" ]; then
 echo "== memory per communicator: K=$K communicators of each kind, ranks: $NPS"
 for np in $NPS; do
     mpirun -np "$np" "${stock[@]}" "$work/cm" mem "$K" | sed "s/^mem /mem stock np=$np /" | tee -a "$work/mem.txt"
@@ -91,6 +92,7 @@ END {
   }
   print "(at 262144: K=1000 communicators of the kind, members as the kind grows: dup N, row/col/cart sqrt N = 512, plane N^(2/3) = 4096)"
 }' "$work/mem.txt"
+fi
 
 # Instructions per iteration on one rank under callgrind, where timing
 # cannot resolve 1 %: (count for N2 iterations - count for N1) / (N2 - N1),

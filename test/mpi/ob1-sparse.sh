@@ -6,27 +6,37 @@
 # ob1's sparse peer table (config/patches/0005-ob1-sparse-peer-table.patch,
 # MCA variable pml_ob1_sparse_peers_min):
 #  - ompi_info shows the variable with its help text;
+#  - ompi_info's default is 0 (every communicator sparse);
 #  - test/mpi/src/ob1_sparse.c on 2 and 5 ranks, with every communicator
-#    sparse (0) and none (-1): the table's bytes as the communicator-bound
-#    pvar pml_ob1_peer_table_bytes reports them (one pointer per 256 ranks
+#    sparse (0: a one-chunk communicator's chunk is its size and becomes
+#    its flat table), sparse on the two-level path at this scale too
+#    (pml_ob1_sparse_flat_one_chunk false: 256-entry chunks) and none
+#    (-1): the table's bytes as the communicator-bound pvar
+#    pml_ob1_peer_table_bytes reports them (one pointer per 256 ranks
 #    until first contact, then a chunk; flat: 8 per member), a ring with
-#    named and wildcard receives and a wildcard probe, and 4 threads making
-#    first contact at once on their own duplicates, every payload checked;
+#    named and wildcard receives and a wildcard probe, 4 threads making
+#    first contact at once on their own duplicates and then on one shared
+#    duplicate (the chunk created once), every payload checked;
 #  - MPICH's pt2pt/, comm/, topo/ and coll/ (up to 4 ranks) pass as on
 #    stock Open MPI (expected failures in test/mpich/) with every
-#    communicator sparse and grpmap's translation caches on every group
-#    (set-associative; linear for comm/ and topo/).
+#    communicator sparse on the two-level path and grpmap's translation
+#    caches on every group (set-associative; linear for comm/ and topo/,
+#    there with one-chunk communicators flat, the default).
 . "$TEST_LIB"
 "$PREFIX/bin/ompi_info" --param pml ob1 --level 9 >info.txt 2>&1
 assert_grep 'sparse_peers_min' info.txt "ompi_info does not show pml_ob1_sparse_peers_min"
 assert_grep 'two-level table' info.txt "pml_ob1_sparse_peers_min has no help text"
+assert_grep 'parameter "pml_ob1_sparse_peers_min" \(current value: "0", data source: default' info.txt \
+    "pml_ob1_sparse_peers_min's default is not 0"
+assert_grep 'sparse_flat_one_chunk' info.txt "ompi_info does not show pml_ob1_sparse_flat_one_chunk"
 
 build_mpi "$TOP/test/mpi/src/ob1_sparse.c" ob1_sparse -lpthread
 for np in 2 5; do
-    for mode in sparse flat; do
+    for mode in sparse chunked flat; do
         min=0; [ $mode = flat ] && min=-1
+        one=1; [ $mode = chunked ] && one=0
         run_to 120 "$mode-$np.txt" -np $np --mca pml ob1 --mca pml_ob1_sparse_peers_min $min \
-            ./ob1_sparse $mode || { tail -20 "$mode-$np.txt"; fail "ob1_sparse $mode on $np ranks"; }
+            --mca pml_ob1_sparse_flat_one_chunk $one ./ob1_sparse $mode || { tail -20 "$mode-$np.txt"; fail "ob1_sparse $mode on $np ranks"; }
         assert_grep "^ob1_sparse $mode: $np ranks, .*: ok" "$mode-$np.txt" "no result from ob1_sparse $mode on $np ranks"
         cat "$mode-$np.txt"
     done
@@ -39,11 +49,13 @@ done
 # topo/.
 S=(OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0 OMPI_MCA_grpmap=bitmap,gap
    OMPI_MCA_grpmap_base_min_size=0 OMPI_MCA_grpmap_base_cache_min_size=0)
-"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" pt2pt comm topo -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc | tee mpich.txt
+"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" pt2pt comm topo -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc \
+    OMPI_MCA_pml_ob1_sparse_flat_one_chunk=0 | tee mpich.txt
 assert_grep '^mpich pt2pt: [0-9]+ passed, 0 failed' mpich.txt "MPICH pt2pt/ lost a test with a sparse peer table"
 assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' mpich.txt "MPICH comm/ lost a test with a sparse peer table"
 assert_grep '^mpich topo: [0-9]+ passed, 0 failed, 4 expected failures' mpich.txt "MPICH topo/ lost a test with a sparse peer table"
-MPICH_MAX_NP=4 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" coll -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc | tee coll.txt
+MPICH_MAX_NP=4 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" coll -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc \
+    OMPI_MCA_pml_ob1_sparse_flat_one_chunk=0 | tee coll.txt
 assert_grep '^mpich coll: [0-9]+ passed, 0 failed' coll.txt "MPICH coll/ lost a test with a sparse peer table"
 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" comm topo -- "${S[@]}" OMPI_MCA_grpmap_base_cache=linear | tee linear.txt
 assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' linear.txt "MPICH comm/ lost a test with the linear cache"

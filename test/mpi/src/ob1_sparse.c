@@ -101,12 +101,14 @@ static void *thread_main(void *arg)
 int main(int argc, char **argv)
 {
     int provided, tprov, idx, sparse;
-    unsigned long long before, after, chunks;
+    unsigned long long before, after, chunks, chunk_bytes;
     MPI_Comm dup;
 
-    CHECK(argc == 2 && (0 == strcmp(argv[1], "flat") || 0 == strcmp(argv[1], "sparse")),
-          "usage: ob1_sparse flat|sparse");
-    sparse = 0 == strcmp(argv[1], "sparse");
+    CHECK(argc == 2
+              && (0 == strcmp(argv[1], "flat") || 0 == strcmp(argv[1], "sparse")
+                  || 0 == strcmp(argv[1], "chunked")),
+          "usage: ob1_sparse flat|sparse|chunked  (chunked: pml_ob1_sparse_flat_one_chunk false)");
+    sparse = 0 != strcmp(argv[1], "flat");
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &tprov);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -119,14 +121,17 @@ int main(int argc, char **argv)
     /* A duplicate is agreed on by collectives on its parent, then
      * activated by one on itself, which may or may not have reached this
      * process's table yet: one pointer per 256 ranks, plus at most the one
-     * chunk (n <= 256) of a peer already heard from. */
+     * chunk of a peer already heard from.  A communicator of at most 256
+     * members has one chunk of its own size (8 per member), which is then
+     * its flat table too. */
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     before = table_bytes(idx, dup);
     chunks = (size + 255) / 256;
+    chunk_bytes = 8ull * (size < 256 && 0 == strcmp(argv[1], "sparse") ? size : 256);
     if (sparse) {
-        CHECK(before == 8 * chunks || before == 8 * chunks + 256 * 8,
+        CHECK(before == 8 * chunks || before == 8 * chunks + chunk_bytes,
               "sparse table before the ring: %llu bytes, expected %llu or %llu", before,
-              8 * chunks, 8 * chunks + 256 * 8);
+              8 * chunks, 8 * chunks + chunk_bytes);
     } else {
         CHECK(before == 8ull * size, "flat table: %llu bytes, expected %llu", before,
               8ull * size);
@@ -141,8 +146,8 @@ int main(int argc, char **argv)
     ring(dup, 1);
     after = table_bytes(idx, dup);
     if (sparse) {
-        CHECK(after == 8 * chunks + 256 * 8, "sparse table after contact: %llu bytes, expected %llu",
-              after, 8 * chunks + 256 * 8);
+        CHECK(after == 8 * chunks + chunk_bytes, "sparse table after contact: %llu bytes, expected %llu",
+              after, 8 * chunks + chunk_bytes);
     } else {
         CHECK(after == before, "flat table changed size: %llu -> %llu", before, after);
     }
@@ -174,7 +179,7 @@ int main(int argc, char **argv)
         }
         {
             unsigned long long b = table_bytes(idx, shared);
-            unsigned long long want = sparse ? 8 * chunks + 256 * 8 : 8ull * size;
+            unsigned long long want = sparse ? 8 * chunks + chunk_bytes : 8ull * size;
             CHECK(b == want, "shared duplicate after 4 threads' first contact: %llu bytes, expected %llu",
                   b, want);
         }
