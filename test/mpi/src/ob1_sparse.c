@@ -167,8 +167,8 @@ int main(int argc, char **argv)
         for (int t = 0; t < NTHREADS; t++) {
             MPI_Comm_free(&tcomm[t]);
         }
-        /* ... and on one shared duplicate: the chunk is created once (a
-         * losing creator frees its copy), every entry is whole */
+        /* ... and on one shared duplicate: the chunk is created once
+         * (under the table's lock) and every entry is whole */
         MPI_Comm_dup(MPI_COMM_WORLD, &shared);
         for (int t = 0; t < NTHREADS; t++) {
             CHECK(0 == pthread_create(&th[t], NULL, shared_main, (void *) (long) t),
