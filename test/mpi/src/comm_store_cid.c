@@ -258,9 +258,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (provided < want) DIE("MPI_THREAD_MULTIPLE not provided");
-    /* MPI_THREAD_SINGLE on purpose: Open MPI 4.1.4's MPI_T_init_thread then
-     * overwrites ompi_mpi_thread_multiple, which once let the threads mode
-     * take the single-round path; comm_cid.c must not be fooled by it. */
+    /* MPI_THREAD_SINGLE on purpose: Open MPI 4.1.4's MPI_T_init_thread
+     * overwrote ompi_mpi_thread_multiple (fixed by patch 0006), which once
+     * let the threads mode take the single-round path; comm_cid.c must not
+     * depend on that flag either way. */
     MPI_T_init_thread(MPI_THREAD_SINGLE, &tp);
     MPI_T_pvar_session_create(&session);
     if (0 == strcmp(mode, "rounds")) {
