@@ -3,15 +3,17 @@
 # la_twophase; collective write and read byte-for-byte against independent
 # I/O for contiguous blocks, interleaved records, irregular indexed views
 # with holes, 2-D/3-D subarrays, block-cyclic darrays, empty ranks, zero
-# bytes, overlapping writes, overlapping reads and a view past 2 GiB, at 1
+# bytes, overlapping writes, overlapping reads, a read through a view whose
+# blocks overlap (the general planning path) and a view past 2 GiB, at 1
 # to 8 ranks and
 # with the parameters that change the algorithm (tiny cycle buffer, blocks
-# cost, fewer aggregators, one per node, no LAP); MPI_T variables; an I/O
+# cost, fewer aggregators, one per node, no LAP); MPI_T variables (the
+# gain bound that skips the LAP, the cache); an I/O
 # error comes back as MPI_ERR_IO.
 . "$TEST_LIB"
 "$OMPI_INFO" --param fcoll la_twophase --level 9 >info.txt
 assert_grep 'MCA fcoll: la_twophase' info.txt "ompi_info does not list fcoll la_twophase"
-for p in cycle_buffer_size num_aggregators cost one_per_node; do
+for p in cycle_buffer_size num_aggregators cost one_per_node min_gain; do
     assert_grep "fcoll_la_twophase_$p" info.txt "parameter fcoll_la_twophase_$p missing"
 done
 build_mpi "$TOP/test/mpi/src/fcoll_lat_test.c" t
@@ -57,6 +59,13 @@ run pvars-lap-cycle 4 --mca io_ompio_num_aggregators 4 \
     --mca fcoll_la_twophase_cycle_buffer_size 65536 -- pvars lap 65536
 run pvars-lap-blocks 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_cost blocks -- pvars lap
 run pvars-nolap 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_assign 0 -- pvars nolap
+# the gain bound: above min_gain the standard list without a solve; an
+# interleaved layout has nothing to gain (bound 0) under the defaults
+run pvars-bound 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_min_gain 1073741824 \
+    -- pvars bound
+run pvars-interleaved 4 --mca io_ompio_num_aggregators 4 -- pvars interleaved
+run pvars-interleaved-blocks 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_cost blocks \
+    -- pvars interleaved
 # fcoll_la_twophase_num_aggregators overrides io_ompio_num_aggregators
 run pvars-override 4 --mca io_ompio_num_aggregators 1 --mca fcoll_la_twophase_num_aggregators 4 -- pvars lap
 run pvars-node2 4 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 2 \

@@ -11,7 +11,8 @@
  *
  *   fcoll_lat_test DIR views      all view kinds
  *   fcoll_lat_test DIR pvars MODE [MAXBUF]
- *                                 MPI_T variables; MODE: lap | nolap | nodeK
+ *                                 MPI_T variables; MODE: lap | nolap | bound |
+ *                                 interleaved | nodeK
  *                                 (K ranks a node; node0: real detection);
  *                                 MAXBUF: the cycle buffer size in force
  *   fcoll_lat_test DIR fuzz N     N random irregular cases
@@ -620,6 +621,57 @@ static void case_shared_read(void)
     free(b);
 }
 
+/* A read through a view whose filetype copies overlap one another: 64
+ * bytes, extent 32 (Open MPI accepts it, the type itself being monotonic;
+ * every byte but the ends is read twice).  Such a view is not an
+ * increasing list of disjoint pieces, so la_twophase plans it on its
+ * general path (split, sort); the data must come out as the view says. */
+static void case_overlap_view_read(void)
+{
+    char path[4096];
+    const int nb = 20000, blen = 64, step = 32;
+    int i, k, bad = 0, gbad = 0;
+    unsigned char *b = malloc((size_t) nb * blen);
+    MPI_Offset disp = (MPI_Offset) rank * nb * step;
+    MPI_Datatype c, ft;
+    MPI_File fh;
+
+    snprintf(path, sizeof(path), "%s/overlap-view", dir);
+    if (0 == rank) {
+        fill_background(path, (int64_t) nprocs * nb * step + 4096);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Type_contiguous(blen, MPI_BYTE, &c);
+    MPI_Type_create_resized(c, 0, step, &ft);
+    MPI_Type_commit(&ft);
+    memset(b, 0, (size_t) nb * blen);
+    MPI_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+    MPI_OK(MPI_File_set_view(fh, disp, MPI_BYTE, ft, "native", MPI_INFO_NULL));
+    MPI_OK(MPI_File_read_all(fh, b, nb * blen, MPI_BYTE, MPI_STATUS_IGNORE));
+    MPI_OK(MPI_File_close(&fh));
+    for (k = 0; k < nb && !bad; k++) {
+        for (i = 0; i < blen; i++) {
+            unsigned char want = bg_byte(disp + (int64_t) k * step + i);
+            if (b[(size_t) k * blen + i] != want) {
+                fprintf(stderr, "FAIL rank %d: overlap-view read: copy %d byte %d is %02x, "
+                        "expected %02x\n", rank, k, i, b[(size_t) k * blen + i], want);
+                bad = 1;
+                break;
+            }
+        }
+    }
+    MPI_Allreduce(&bad, &gbad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("case %-16s %s (%d bytes on rank 0)\n", "overlap-view", gbad ? "FAIL" : "ok",
+               nb * blen);
+        unlink(path);
+    }
+    failures += gbad;
+    MPI_Type_free(&ft);
+    MPI_Type_free(&c);
+    free(b);
+}
+
 /* ------------------------------------------------------------ MPI_T */
 
 /* Open MPI reports a counter (class COUNTER/TIMER) through a handle as what
@@ -666,7 +718,7 @@ static void test_pvars(const char *mode, long maxbuf)
     MPI_File fh;
     MPI_T_pvar_session ses;
     int provided, i, bad = 0;
-    double ex1, in1, as0, as1, hits0, hits1, t1, msgs1, ex2, as2, tot0;
+    double ex1, in1, as0, as1, hits0, hits1, t1, msgs1, ex2, as2, tot0, db0;
     MPI_Offset off = (MPI_Offset) ((rank + 1) % nprocs) * n;
 
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
@@ -680,6 +732,7 @@ static void test_pvars(const char *mode, long maxbuf)
     tot0 = pvar_read(ses, "fcoll_la_twophase_bytes_exchanged");
     as0 = pvar_read(ses, "fcoll_la_twophase_assignments");
     hits0 = pvar_read(ses, "fcoll_la_twophase_cache_hits");
+    db0 = pvar_read(ses, "fcoll_la_twophase_default_by_bound");
     MPI_OK(MPI_File_write_at_all(fh, off, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
     if (maxbuf > 0) {
         /* the cycle buffer bounds the aggregator's data memory: a domain
@@ -692,26 +745,40 @@ static void test_pvars(const char *mode, long maxbuf)
     msgs1 = pvar_read(ses, "fcoll_la_twophase_messages_last");
     as1 = pvar_read(ses, "fcoll_la_twophase_assignments");
     t1 = pvar_read(ses, "fcoll_la_twophase_assign_time_last");
-    CHECK(as1 == as0 + 1, "first call: assignments %g -> %g", as0, as1);
+    if (0 == strcmp(mode, "nolap")) {
+        /* fcoll_la_twophase_assign false: two_phase's list, no assignment
+         * step at all (no collective, nothing counted or timed) */
+        CHECK(as1 == as0 && t1 == 0.0, "nolap: assignments %g -> %g, assign_time_last %g",
+              as0, as1, t1);
+    } else {
+        CHECK(as1 == as0 + 1, "first call: assignments %g -> %g", as0, as1);
+        CHECK(t1 > 0.0, "assign_time_last is %g", t1);
+    }
     /* the same layout again: the assignment must come from the cache */
     MPI_OK(MPI_File_write_at_all(fh, off, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
     ex2 = pvar_read(ses, "fcoll_la_twophase_bytes_exchanged_last");
     as2 = pvar_read(ses, "fcoll_la_twophase_assignments");
     hits1 = pvar_read(ses, "fcoll_la_twophase_cache_hits");
-    CHECK(as2 == as1 && hits1 == hits0 + 1 && ex2 == ex1,
-          "second identical call: assignments %g -> %g, cache hits %g -> %g",
-          as1, as2, hits0, hits1);
-    CHECK(ex2 == ex1, "cached assignment moved %g bytes, the first %g", ex2, ex1);
-    CHECK(t1 > 0.0, "assign_time_last is %g", t1);
+    if (0 != strcmp(mode, "nolap")) {
+        CHECK(as2 == as1 && hits1 == hits0 + 1,
+              "second identical call: assignments %g -> %g, cache hits %g -> %g",
+              as1, as2, hits0, hits1);
+    }
+    CHECK(ex2 == ex1, "second identical call moved %g bytes, the first %g", ex2, ex1);
     CHECK(pvar_read(ses, "fcoll_la_twophase_bytes_exchanged") - tot0 == ex1 + ex2,
           "bytes_exchanged total grew by %g, the two calls moved %g",
           pvar_read(ses, "fcoll_la_twophase_bytes_exchanged") - tot0, ex1 + ex2);
-    /* a layout that differs in one rank's size: computed again */
-    MPI_OK(MPI_File_write_at_all(fh, off, b, 0 == rank ? n / 2 : n, MPI_BYTE,
+    /* a layout in which rank 0 writes nothing: its gains differ (in bytes
+     * and in pieces), so the list is decided again.  (A change that keeps
+     * every gain, such as a shorter piece under cost=blocks, rightly
+     * reuses the list: the assignment depends on the gains alone.) */
+    MPI_OK(MPI_File_write_at_all(fh, off, b, 0 == rank ? 0 : n, MPI_BYTE,
                                  MPI_STATUS_IGNORE));
-    CHECK(pvar_read(ses, "fcoll_la_twophase_assignments") == as2 + 1 &&
-          pvar_read(ses, "fcoll_la_twophase_cache_hits") == hits1,
-          "a changed layout reused the cached assignment");
+    if (0 != strcmp(mode, "nolap")) {
+        CHECK(pvar_read(ses, "fcoll_la_twophase_assignments") == as2 + 1 &&
+              pvar_read(ses, "fcoll_la_twophase_cache_hits") == hits1,
+              "a changed layout reused the cached assignment");
+    }
     MPI_OK(MPI_File_write_at_all(fh, off, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
 
     if (0 == strcmp(mode, "lap")) {
@@ -719,6 +786,54 @@ static void test_pvars(const char *mode, long maxbuf)
         CHECK(ex1 == 0 && in1 == n && msgs1 == 0,
               "lap: exchanged %g in place %g messages %g (expected 0 %d 0)",
               ex1, in1, msgs1, n);
+    } else if (0 == strcmp(mode, "bound")) {
+        /* run with fcoll_la_twophase_min_gain above what the LAP could
+         * gain (P * n bytes: every domain's whole data): the standard list,
+         * chosen by the bound with no solve, moves everything as nolap */
+        CHECK(nprocs == 1 || (ex1 == n && in1 == 0 && msgs1 >= 1),
+              "bound: exchanged %g in place %g messages %g (expected %d 0 >=1)",
+              ex1, in1, msgs1, n);
+        CHECK(nprocs == 1 ||
+              pvar_read(ses, "fcoll_la_twophase_gain_bound_last") == (double) nprocs * n,
+              "bound: gain_bound_last %g, expected %g",
+              pvar_read(ses, "fcoll_la_twophase_gain_bound_last"), (double) nprocs * n);
+        CHECK(pvar_read(ses, "fcoll_la_twophase_default_by_bound") - db0 == 3,
+              "bound: default_by_bound grew by %g over three decisions",
+              pvar_read(ses, "fcoll_la_twophase_default_by_bound") - db0);
+    } else if (0 == strcmp(mode, "interleaved")) {
+        /* records of 64 bytes dealt round-robin: every domain holds every
+         * rank's data in equal shares, nothing can be gained, so the bound
+         * is 0 and the standard list is taken without a solve; the same
+         * layout again is a cache hit */
+        MPI_Datatype c, ft;
+        double db1, as3, h3, gb;
+        MPI_Type_contiguous(64, MPI_BYTE, &c);
+        MPI_Type_create_resized(c, 0, 64 * nprocs, &ft);
+        MPI_Type_commit(&ft);
+        MPI_OK(MPI_File_set_view(fh, 64 * rank, MPI_BYTE, ft, "native", MPI_INFO_NULL));
+        db1 = pvar_read(ses, "fcoll_la_twophase_default_by_bound");
+        as3 = pvar_read(ses, "fcoll_la_twophase_assignments");
+        MPI_OK(MPI_File_write_all(fh, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
+        gb = pvar_read(ses, "fcoll_la_twophase_gain_bound_last");
+        CHECK(gb == 0.0, "interleaved: gain_bound_last %g, expected 0", gb);
+        CHECK(pvar_read(ses, "fcoll_la_twophase_default_by_bound") == db1 + 1 &&
+              pvar_read(ses, "fcoll_la_twophase_assignments") == as3 + 1,
+              "interleaved: the list was not decided by the bound");
+        CHECK(nprocs == 1 ||
+              pvar_read(ses, "fcoll_la_twophase_bytes_in_place_last") == (double) n / nprocs,
+              "interleaved: in place %g, expected %g",
+              pvar_read(ses, "fcoll_la_twophase_bytes_in_place_last"), (double) n / nprocs);
+        h3 = pvar_read(ses, "fcoll_la_twophase_cache_hits");
+        MPI_OK(MPI_File_write_all(fh, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
+        CHECK(pvar_read(ses, "fcoll_la_twophase_cache_hits") == h3 + 1 &&
+              pvar_read(ses, "fcoll_la_twophase_default_by_bound") == db1 + 1,
+              "interleaved: the same layout again was not a cache hit");
+        memset(rb, 0, n);
+        MPI_OK(MPI_File_read_at_all(fh, 0, rb, n, MPI_BYTE, MPI_STATUS_IGNORE));
+        CHECK(0 == memcmp(rb, b, n), "interleaved: read back differs");
+        MPI_Type_free(&ft);
+        MPI_Type_free(&c);
+        MPI_OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
     } else if (0 == strcmp(mode, "nolap")) {
         CHECK(nprocs == 1 || (ex1 == n && in1 == 0 && msgs1 >= 1),
               "nolap: exchanged %g in place %g messages %g (expected %d 0 >=1)",
@@ -758,7 +873,8 @@ static void test_pvars(const char *mode, long maxbuf)
     /* and the data are right */
     memset(rb, 0, n);
     MPI_OK(MPI_File_read_at_all(fh, off, rb, n, MPI_BYTE, MPI_STATUS_IGNORE));
-    if (0 != strncmp(mode, "node", 4)) {
+    /* (node and interleaved rewrote the file through their own view) */
+    if (0 != strncmp(mode, "node", 4) && 0 != strcmp(mode, "interleaved")) {
         CHECK(0 == memcmp(rb, b, n), "pvars: read back differs");
     }
     for (i = 0; i < h_num; i++) {
@@ -839,6 +955,7 @@ int main(int argc, char **argv)
         case_zero();
         case_overlap();
         case_shared_read();
+        case_overlap_view_read();
         case_interleaved("past-2GiB", 40, 700, ((MPI_Offset) 3 << 30) + 7);
     } else if (0 == strcmp(what, "fuzz") && argc > 3) {
         int k, nf = atoi(argv[3]);

@@ -7,14 +7,16 @@
  *
  * One collective call runs these steps (fcoll_la_twophase_domain.c):
  *   1. the memory datatype and the file view become lists of byte ranges;
- *   2. an allgather of every rank's first/last byte, byte count and a hash
- *      of its layout gives the accessed range, which is cut into A equal
- *      file domains;
+ *   2. an allgather of every rank's first/last byte and byte count gives
+ *      the accessed range, which is cut into A equal file domains;
  *   3. every rank measures what it holds in each domain (bytes or
- *      contiguous pieces), rank 0 gathers the non-zero entries of the
- *      P x A matrix and solves the LAP, the aggregator list is broadcast
- *      (skipped while the layout and sizes are the same as in the previous
- *      call on this file);
+ *      contiguous pieces); one allreduce bounds what any assignment could
+ *      keep in place beyond two_phase's default list: when that is below
+ *      fcoll_la_twophase_min_gain the default list is taken, else rank 0
+ *      gathers the non-zero entries of the P x A matrix and solves the
+ *      LAP, and the list is broadcast (the same allreduce tells when no
+ *      process's gains changed since the last call on this file: then the
+ *      last list is reused);
  *   4. every rank tells each aggregator which (offset, length) pieces it
  *      has in that aggregator's domain;
  *   5. the domains are processed in windows of cycle_buffer_size bytes:
@@ -32,6 +34,7 @@
 #include "ompi_config.h"
 
 #include <stdint.h>
+#include <time.h>
 
 #include "mpi.h"
 #include "ompi/mca/mca.h"
@@ -52,6 +55,14 @@ BEGIN_C_DECLS
 /* fcoll_la_twophase_num_aggregators: the default, and what a bad value
  * becomes (io_ompio_num_aggregators or OMPIO's choice). */
 #define MCA_FCOLL_LA_TWOPHASE_AGGR_AUTO (-1)
+/* fcoll_la_twophase_min_gain -1: the smallest gain bound worth a LAP solve
+ * by cost measure.  Bytes: 64 KiB is what a 1 Gbit/s link moves in about
+ * the time of the gather, solve and broadcast on a few nodes (0.5 ms).
+ * Pieces say nothing about the bytes that move, so the blocks measure (the
+ * seed's) solves whenever anything can be gained. */
+#define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_AUTO (-1)
+#define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_BYTES (64 * 1024)
+#define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_BLOCKS 0
 
 /* MCA parameters. */
 extern int mca_fcoll_la_twophase_priority;
@@ -62,6 +73,7 @@ extern bool mca_fcoll_la_twophase_assign;
 extern bool mca_fcoll_la_twophase_one_per_node;
 extern bool mca_fcoll_la_twophase_cache;
 extern int mca_fcoll_la_twophase_node_size;
+extern int mca_fcoll_la_twophase_min_gain;
 
 /* Statistics, exported as MPI_T performance variables (per process). */
 typedef struct mca_fcoll_la_twophase_stats_t {
@@ -71,11 +83,15 @@ typedef struct mca_fcoll_la_twophase_stats_t {
     unsigned long long bytes_exchanged_last;  /* last collective call */
     unsigned long long bytes_in_place_last;
     unsigned long long messages_last;
-    unsigned long long assignments;           /* LAP solves (cache misses) */
-    unsigned long long cache_hits;            /* assignments reused */
+    unsigned long long assignments;           /* lists decided (cache misses) */
+    unsigned long long cache_hits;            /* lists reused */
+    unsigned long long default_by_bound;      /* decided by the gain bound, no solve */
+    unsigned long long gain_bound_last;       /* the bound of the last decision */
     unsigned long long buffer_last;           /* cycle buffer bytes, last call */
     double assign_time;                       /* total seconds */
     double assign_time_last;                  /* seconds, last call */
+    double plan_time_last;                    /* seconds of plan_build, last call */
+    double io_time_last;                      /* seconds of file I/O, last call */
 } mca_fcoll_la_twophase_stats_t;
 
 extern mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
@@ -157,6 +173,7 @@ typedef struct mca_fcoll_la_twophase_xchg_t {
                                      * first[r + 1]), mine from first[P] */
     mca_fcoll_la_twophase_pvec_t mine;     /* my blocks of another's window */
     mca_fcoll_la_twophase_pvec_t cov;      /* aggregator: ranges to write/read */
+    int *mhead, *mheap;             /* aggregator, P + 1: merging the block lists */
     mca_fcoll_la_twophase_tvec_t tv;       /* memory blocks of one message */
     mca_fcoll_la_twophase_tvec_t own;      /* memory blocks of my own data */
     ompi_request_t **reqs;          /* this window's requests */
@@ -243,6 +260,14 @@ int64_t mca_fcoll_la_twophase_next_cycle(const mca_fcoll_la_twophase_plan_t *pla
                                          const mca_fcoll_la_twophase_piece_t *list,
                                          const mca_fcoll_la_twophase_cursor_t *cur,
                                          int d);
+
+/* Seconds on a monotonic clock (the MPI_T timers). */
+static inline double mca_fcoll_la_twophase_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
 
 /* Verbose output on the fcoll framework stream. */
 #define LAT_VERBOSE(lvl, ...) \

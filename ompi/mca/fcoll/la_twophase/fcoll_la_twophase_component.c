@@ -30,6 +30,7 @@ bool mca_fcoll_la_twophase_assign;
 bool mca_fcoll_la_twophase_one_per_node;
 bool mca_fcoll_la_twophase_cache;
 int mca_fcoll_la_twophase_node_size;
+int mca_fcoll_la_twophase_min_gain;
 
 mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
 
@@ -119,9 +120,17 @@ static int la_twophase_register(void)
         "taking the process of the node that holds most of its domain",
         OPAL_INFO_LVL_5, false, &mca_fcoll_la_twophase_one_per_node);
 
+    (void) common_suite_register_int(c, "min_gain",
+        "Solve the LAP only when an assignment could keep more than this in "
+        "place beyond the standard two-phase aggregators (cost units: bytes, "
+        "or pieces with cost=blocks); below it the standard list is taken "
+        "with one allreduce.  -1 (default): 65536 bytes, or 0 pieces with "
+        "cost=blocks; 0: solve whenever anything can be gained",
+        OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_AUTO, &mca_fcoll_la_twophase_min_gain);
+
     reg_bool("cache",
-        "Reuse the last assignment of a file while every process's layout "
-        "(relative offsets, lengths) and byte count stay the same (default true)",
+        "Reuse the last aggregator list of a file while no process's gains "
+        "(what it holds in each file domain) changed (default true)",
         OPAL_INFO_LVL_6, true, &mca_fcoll_la_twophase_cache);
 
     (void) common_suite_register_int(c, "node_size",
@@ -158,13 +167,33 @@ static int la_twophase_register(void)
              MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
              &s->messages_last);
     reg_pvar("assignments",
-             "Aggregator assignments computed (LAP solved; cache misses)",
+             "Aggregator lists decided afresh (cache misses): by the LAP, or "
+             "the standard list when the gain bound showed the LAP could gain "
+             "at most fcoll_la_twophase_min_gain",
              MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
              &s->assignments);
     reg_pvar("cache_hits",
              "Collective calls that reused the cached assignment",
              MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
              &s->cache_hits);
+    reg_pvar("default_by_bound",
+             "Of the assignments, those that took the standard two-phase list "
+             "because the gain bound was at most fcoll_la_twophase_min_gain "
+             "(no LAP solved)",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->default_by_bound);
+    reg_pvar("gain_bound_last",
+             "The bound of the last assignment: the most any list could keep "
+             "in place beyond the standard one (cost units)",
+             MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->gain_bound_last);
+    reg_pvar("plan_time_last",
+             "Seconds of the last call's planning: data layout, file domains, "
+             "assignment and piece lists (steps 1-4)",
+             MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_DOUBLE, &s->plan_time_last);
+    reg_pvar("io_time_last",
+             "Seconds of the last call's file reads and writes on this process",
+             MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_DOUBLE, &s->io_time_last);
     reg_pvar("buffer_last",
              "Bytes of the cycle buffer this process allocated in the last "
              "collective call (0 when it aggregated no domain); never more "
@@ -172,8 +201,8 @@ static int la_twophase_register(void)
              MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
              &s->buffer_last);
     reg_pvar("assign_time",
-             "Seconds spent in the assignment step (gather of the "
-             "gains, solve, broadcast; total)",
+             "Seconds spent in the assignment step (the bound's allreduce, "
+             "gather of the gains, solve, broadcast; total)",
              MCA_BASE_PVAR_CLASS_TIMER, MCA_BASE_VAR_TYPE_DOUBLE, &s->assign_time);
     reg_pvar("assign_time_last",
              "Seconds spent in the assignment step of the last call "

@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mpi.h"
 #include "opal/util/output.h"
@@ -29,28 +28,23 @@
 #define LAT_TAG_META 0x4c41  /* on OMPIO's private duplicate of the communicator */
 
 /* What every rank contributes to the first allgather. */
-enum { K_START, K_END, K_BYTES, K_HASH, K_NAGGR, K_NODE, K_NFIELDS };
-/* Per-rank part of the cache key. */
-#define KEY_FIELDS 4
+enum { K_START, K_END, K_BYTES, K_NAGGR, K_NODE, K_NFIELDS };
 
+/* The last aggregator list of a file and what it was decided from: the
+ * decision depends only on the P x A gain matrix and the settings, so a
+ * process keeps its own row; the list is reused when no process's row
+ * changed (one flag in the bound's allreduce tells). */
 typedef struct lat_cache_t {
     struct lat_cache_t *next;
     ompio_file_t *fh;
-    int nprocs, num_domains, cost, one_per_node, assign, node_size;
-    int64_t span;
-    int64_t *key;        /* nprocs * KEY_FIELDS */
+    int nprocs, num_domains, cost, one_per_node, node_size;
+    int64_t min_gain;
+    int64_t *gain;       /* num_domains: my row of the gain matrix */
     int *agg;            /* num_domains */
 } lat_cache_t;
 
 static lat_cache_t *lat_cache_list = NULL;
 static pthread_mutex_t lat_cache_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static double lat_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 void mca_fcoll_la_twophase_cache_drop(ompio_file_t *fh)
 {
@@ -60,7 +54,7 @@ void mca_fcoll_la_twophase_cache_drop(ompio_file_t *fh)
         e = *pp;
         if (e->fh == fh) {
             *pp = e->next;
-            free(e->key);
+            free(e->gain);
             free(e->agg);
             free(e);
         } else {
@@ -82,10 +76,8 @@ static bool lat_cache_lookup(ompio_file_t *fh, const lat_cache_t *want, int *agg
         }
         if (e->nprocs == want->nprocs && e->num_domains == want->num_domains &&
             e->cost == want->cost && e->one_per_node == want->one_per_node &&
-            e->assign == want->assign && e->node_size == want->node_size &&
-            e->span == want->span &&
-            0 == memcmp(e->key, want->key,
-                        (size_t) want->nprocs * KEY_FIELDS * sizeof(int64_t))) {
+            e->node_size == want->node_size && e->min_gain == want->min_gain &&
+            0 == memcmp(e->gain, want->gain, (size_t) want->num_domains * sizeof(int64_t))) {
             memcpy(agg, e->agg, (size_t) want->num_domains * sizeof(int));
             hit = true;
         }
@@ -104,15 +96,15 @@ static void lat_cache_store(ompio_file_t *fh, const lat_cache_t *want, const int
     }
     *e = *want;
     e->fh = fh;
-    e->key = malloc((size_t) want->nprocs * KEY_FIELDS * sizeof(int64_t));
+    e->gain = malloc((size_t) want->num_domains * sizeof(int64_t));
     e->agg = malloc((size_t) want->num_domains * sizeof(int));
-    if (NULL == e->key || NULL == e->agg) {
-        free(e->key);
+    if (NULL == e->gain || NULL == e->agg) {
+        free(e->gain);
         free(e->agg);
         free(e);
         return;
     }
-    memcpy(e->key, want->key, (size_t) want->nprocs * KEY_FIELDS * sizeof(int64_t));
+    memcpy(e->gain, want->gain, (size_t) want->num_domains * sizeof(int64_t));
     memcpy(e->agg, agg, (size_t) want->num_domains * sizeof(int));
     mca_fcoll_la_twophase_cache_drop(fh);
     pthread_mutex_lock(&lat_cache_lock);
@@ -122,13 +114,6 @@ static void lat_cache_store(ompio_file_t *fh, const lat_cache_t *want, const int
 }
 
 /* ------------------------------------------------------------------ */
-
-static uint64_t lat_hash_mix(uint64_t h, uint64_t v)
-{
-    h ^= v + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
-    h *= UINT64_C(0x100000001b3);
-    return h;
-}
 
 /* The standard two-phase aggregator of domain d (fcoll/two_phase's rule). */
 static int lat_default_agg(int d, int num_domains, int nprocs)
@@ -455,12 +440,12 @@ typedef struct lat_build_t {
     mca_fcoll_la_twophase_piece_t *raw;  /* my pieces in view order */
     int nraw;
     int64_t start, end, bytes;           /* my first byte, end, byte count */
-    uint64_t hash;                       /* of my layout, relative to start */
+    bool sorted;                         /* raw increasing and disjoint */
     int64_t *all;                        /* P x K_NFIELDS, from every rank */
     int64_t *gain;                       /* A: my gain for each domain */
 } lat_build_t;
 
-/* Plan step 1: my data as memory segments and file pieces; my layout hash. */
+/* Plan step 1: my data as memory segments and file pieces. */
 static int lat_plan_layout(ompio_file_t *fh, const void *buf, int count,
                            struct ompi_datatype_t *dt, mca_fcoll_la_twophase_plan_t *plan,
                            lat_build_t *b)
@@ -497,6 +482,7 @@ static int lat_plan_layout(ompio_file_t *fh, const void *buf, int count,
     }
     cap = fcount > 0 ? fcount : 1;
     b->raw = malloc((size_t) cap * sizeof(*b->raw));
+    b->sorted = true;
     if (NULL == b->raw) {
         ret = OMPI_ERR_OUT_OF_RESOURCE;
         goto out;
@@ -514,6 +500,10 @@ static int lat_plan_layout(ompio_file_t *fh, const void *buf, int count,
             if (b->nraw > 0 && raw[b->nraw - 1].off + raw[b->nraw - 1].len == off) {
                 raw[b->nraw - 1].len += len;
             } else {
+                /* a view may go back or overlap (reads): then the slow path */
+                if (b->nraw > 0 && off < raw[b->nraw - 1].off + raw[b->nraw - 1].len) {
+                    b->sorted = false;
+                }
                 raw[b->nraw].off = off;
                 raw[b->nraw].len = len;
                 raw[b->nraw].pos = pos;
@@ -528,11 +518,6 @@ static int lat_plan_layout(ompio_file_t *fh, const void *buf, int count,
             }
             b->bytes += len;
         }
-    }
-    b->hash = UINT64_C(0xcbf29ce484222325);
-    for (i = 0; i < b->nraw; i++) {
-        b->hash = lat_hash_mix(b->hash, (uint64_t) (b->raw[i].off - b->start));
-        b->hash = lat_hash_mix(b->hash, (uint64_t) b->raw[i].len);
     }
 out:
     free(fiov);
@@ -553,7 +538,6 @@ static int lat_plan_extents(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan
     mine[K_START] = b->bytes ? b->start : 0;
     mine[K_END] = b->bytes ? b->end : 0;
     mine[K_BYTES] = b->bytes;
-    mine[K_HASH] = (int64_t) b->hash;
     mine[K_NAGGR] = A;
     mine[K_NODE] = mca_fcoll_la_twophase_one_per_node ? lat_node_leader(fh) : 0;
     b->all = malloc((size_t) P * K_NFIELDS * sizeof(int64_t));
@@ -581,6 +565,93 @@ static int lat_plan_extents(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan
         }
         *any = true;
     }
+    return OMPI_SUCCESS;
+}
+
+/* First index i of v[0, n) (increasing, disjoint) with v[i] ending after x. */
+static int lat_first_ending_after(const mca_fcoll_la_twophase_piece_t *v, int n, int64_t x)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (v[mid].off + v[mid].len > x) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return lo;
+}
+
+/* Plan step 3 for an increasing, disjoint view (every monotone filetype):
+ * the pieces are already in domain order, so only the few that straddle a
+ * domain end (at most A - 1 ends) are split, in place from the back, and
+ * each domain's first piece and my gain there follow from A binary
+ * searches and the stream positions -- no pass over the runs, which cost
+ * as much as the I/O on fine-grained interleaved access. */
+static int lat_plan_domains_sorted(mca_fcoll_la_twophase_plan_t *plan, lat_build_t *b)
+{
+    mca_fcoll_la_twophase_piece_t *v = b->raw;
+    int A = plan->num_domains, n = b->nraw, extra = 0, d, i;
+    int64_t fd = plan->fd_size, g0 = plan->gmin;
+
+    for (d = 1; d < A; d++) {
+        int64_t x = g0 + (int64_t) d * fd;
+        i = lat_first_ending_after(v, n, x);
+        extra += (i < n && v[i].off < x);
+    }
+    if (extra > 0) {
+        int dst = n + extra, src = n;
+        v = realloc(b->raw, (size_t) (n + extra) * sizeof(*v));
+        if (NULL == v) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        b->raw = v;
+        for (d = A - 1; d >= 1; ) {
+            int64_t x = g0 + (int64_t) d * fd, at;
+            mca_fcoll_la_twophase_piece_t p;
+            int lo, k;
+            i = lat_first_ending_after(v, src, x);
+            if (i >= src || v[i].off >= x) {
+                d--;
+                continue;
+            }
+            /* piece i holds the ends lo .. d: move what follows it, then
+             * write its d - lo + 2 parts */
+            p = v[i];
+            lo = (int) ((p.off - g0) / fd) + 1;
+            dst -= src - (i + 1);
+            memmove(&v[dst], &v[i + 1], (size_t) (src - (i + 1)) * sizeof(*v));
+            dst -= d - lo + 2;
+            for (k = 0, at = p.off; k < d - lo + 2; k++) {
+                int64_t e = (k < d - lo + 1) ? g0 + (int64_t) (lo + k) * fd : p.off + p.len;
+                v[dst + k].off = at;
+                v[dst + k].len = e - at;
+                v[dst + k].pos = p.pos + (at - p.off);
+                at = e;
+            }
+            src = i;
+            d = lo - 1;
+        }
+        n += extra;
+    }
+    plan->dom_first[0] = 0;
+    for (d = 1; d < A; d++) {
+        plan->dom_first[d] = lat_first_ending_after(v, n, g0 + (int64_t) d * fd);
+    }
+    plan->dom_first[A] = n;
+    for (d = 0; d < A; d++) {
+        int a = plan->dom_first[d], e = plan->dom_first[d + 1];
+        if (e == a) {
+            continue;
+        }
+        /* stream positions run on through an increasing view */
+        b->gain[d] = (MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS == mca_fcoll_la_twophase_cost)
+                     ? e - a : v[e - 1].pos + v[e - 1].len - v[a].pos;
+    }
+    plan->pieces = v;
+    plan->npieces = n;
+    b->raw = NULL;
     return OMPI_SUCCESS;
 }
 
@@ -622,25 +693,41 @@ static int lat_plan_domains(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
 
+    b->gain = calloc((size_t) A, sizeof(int64_t));
+    if (NULL == b->gain) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (b->sorted) {
+        return lat_plan_domains_sorted(plan, b);
+    }
+
     /* split my pieces at domain ends */
     cap = b->nraw + A + 1;
     split = malloc((size_t) cap * sizeof(*split));
     split_dom = malloc((size_t) cap * sizeof(int));
-    b->gain = calloc((size_t) A, sizeof(int64_t));
-    if (NULL == split || NULL == split_dom || NULL == b->gain) {
+    if (NULL == split || NULL == split_dom) {
         ret = OMPI_ERR_OUT_OF_RESOURCE;
         goto out;
     }
     for (i = 0; i < b->nraw; i++) {
         int64_t off = b->raw[i].off, len = b->raw[i].len, pos = b->raw[i].pos;
+        int counted = -1;
         while (len > 0) {
-            int64_t dend, take;
+            int64_t ds, wend, take;
             d = (int) ((off - plan->gmin) / plan->fd_size);
             if (d >= A) {
                 d = A - 1;
             }
-            dend = plan->gmin + (int64_t) (d + 1) * plan->fd_size;
-            take = (d == A - 1 || dend - off > len) ? len : dend - off;
+            /* cut at domain ends and at window ends too: in an overlapping
+             * view a later piece can start before an earlier one ends, and
+             * the window walk (lat_take) needs every piece inside one
+             * window, so that sorted by offset they are grouped by window */
+            ds = plan->gmin + (int64_t) d * plan->fd_size;
+            wend = ds + ((off - ds) / plan->cycle + 1) * plan->cycle;
+            if (d < A - 1 && wend > ds + plan->fd_size) {
+                wend = ds + plan->fd_size;
+            }
+            take = wend - off < len ? wend - off : len;
             if (nsplit == cap) {
                 void *p1, *p2;
                 cap *= 2;
@@ -662,8 +749,12 @@ static int lat_plan_domains(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan
             split[nsplit].pos = pos;
             split_dom[nsplit] = d;
             nsplit++;
-            b->gain[d] += (MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS == mca_fcoll_la_twophase_cost)
-                          ? 1 : take;
+            if (MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS == mca_fcoll_la_twophase_cost) {
+                b->gain[d] += (counted != d);   /* a piece per domain, however cut */
+                counted = d;
+            } else {
+                b->gain[d] += take;
+            }
             off += take;
             pos += take;
             len -= take;
@@ -709,62 +800,120 @@ out:
     return ret;
 }
 
-/* Plan step 4: each domain's aggregator (LAP on rank 0 unless cached). */
+/* The smallest gain bound worth a solve, in cost units. */
+static int64_t lat_min_gain(void)
+{
+    if (mca_fcoll_la_twophase_min_gain >= 0) {
+        return mca_fcoll_la_twophase_min_gain;
+    }
+    return (MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS == mca_fcoll_la_twophase_cost)
+           ? MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_BLOCKS : MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_BYTES;
+}
+
+/* Plan step 4: each domain's aggregator.
+ *
+ * One allreduce(MAX) gives every process, for each domain d, the most any
+ * process holds there (M_d) and what the default aggregator holds (D_d),
+ * plus whether any process's gains changed since the cached decision.  No
+ * assignment keeps more than sum M_d in place, so UB = sum (M_d - D_d)
+ * bounds what the LAP can save over two_phase's default list.  When UB is
+ * at most fcoll_la_twophase_min_gain the default is taken and nothing is
+ * solved: that is every layout where each domain holds every process's
+ * data in equal shares (interleaved access), or each process's data lie in
+ * its own domain.  Otherwise rank 0 gathers the matrix, solves the LAP and
+ * broadcasts the list.  All processes hold the same reduced integers, so
+ * all take the same branch. */
 static int lat_plan_assign(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan,
                            const lat_build_t *b)
 {
     mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
     const int64_t *all = b->all;
-    int64_t *matrix = NULL;
+    int64_t *matrix = NULL, *red = NULL, ub = 0, best = 0;
     int d, r, A = plan->num_domains, P = fh->f_size, ret = OMPI_SUCCESS;
-    double t0 = 0.0;
+    double t0;
     lat_cache_t want;
-    bool hit = false;
+    bool miss, bounded;
 
+    for (d = 0; d < A; d++) {
+        plan->agg[d] = lat_default_agg(d, A, P);
+    }
+    if (!mca_fcoll_la_twophase_assign) {
+        goto done;      /* two_phase's list, decided with no communication */
+    }
+    t0 = mca_fcoll_la_twophase_now();
     memset(&want, 0, sizeof(want));
     want.nprocs = P;
     want.num_domains = A;
     want.cost = mca_fcoll_la_twophase_cost;
     want.one_per_node = mca_fcoll_la_twophase_one_per_node;
-    want.assign = mca_fcoll_la_twophase_assign;
     want.node_size = mca_fcoll_la_twophase_node_size;
-    want.span = plan->gmax - plan->gmin;
-    want.key = malloc((size_t) P * KEY_FIELDS * sizeof(int64_t));
-    if (NULL == want.key) {
+    want.min_gain = lat_min_gain();
+    want.gain = b->gain;
+    red = malloc((2 * (size_t) A + 1) * sizeof(int64_t));
+    if (NULL == red) {
+        /* 16 bytes per domain: the other processes then wait in the
+         * allreduce, as after any out-of-memory inside a collective */
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    for (r = 0; r < P; r++) {
-        const int64_t *a = &all[(size_t) r * K_NFIELDS];
-        int64_t *k = &want.key[(size_t) r * KEY_FIELDS];
-        k[0] = a[K_BYTES] ? a[K_START] - plan->gmin : 0;
-        k[1] = a[K_BYTES] ? a[K_END] - plan->gmin : 0;
-        k[2] = a[K_BYTES];
-        k[3] = a[K_HASH];
+    {
+        int *cached = malloc((size_t) A * sizeof(int));
+        miss = true;
+        if (NULL != cached && mca_fcoll_la_twophase_cache &&
+            lat_cache_lookup(fh, &want, cached)) {
+            miss = false;
+        }
+        for (d = 0; d < A; d++) {
+            red[d] = b->gain[d];
+            red[A + d] = (plan->agg[d] == plan->rank) ? b->gain[d] : 0;
+        }
+        red[2 * A] = miss;
+        ret = fh->f_comm->c_coll->coll_allreduce(MPI_IN_PLACE, red, 2 * A + 1, MPI_INT64_T,
+                                                 MPI_MAX, fh->f_comm,
+                                                 fh->f_comm->c_coll->coll_allreduce_module);
+        if (OMPI_SUCCESS == ret && 0 == red[2 * A]) {
+            memcpy(plan->agg, cached, (size_t) A * sizeof(int));
+        }
+        free(cached);
     }
-    /* every rank holds the same key, so all take the same branch */
-    hit = mca_fcoll_la_twophase_cache && lat_cache_lookup(fh, &want, plan->agg);
-    if (hit) {
+    if (OMPI_SUCCESS != ret) {
+        goto out;
+    }
+    if (0 == red[2 * A]) {
         st->cache_hits++;
         st->assign_time_last = 0.0;
+        goto done;
+    }
+    for (d = 0; d < A; d++) {
+        ub += red[d] - red[A + d];
+        best += red[d];
+    }
+    st->gain_bound_last = (unsigned long long) ub;
+    /* a node-level solution need not be the default list even at UB 0 */
+    bounded = !mca_fcoll_la_twophase_one_per_node && ub <= want.min_gain;
+    if (bounded) {
+        st->default_by_bound++;
+        if (0 == plan->rank) {
+            LAT_VERBOSE(10, "fcoll:la_twophase: %d processes, %d domains of %lld bytes; "
+                        "default aggregators: at most %lld of %lld %s more could stay "
+                        "in place (fcoll_la_twophase_min_gain %lld)",
+                        P, A, (long long) plan->fd_size, (long long) ub, (long long) best,
+                        MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS == mca_fcoll_la_twophase_cost
+                        ? "blocks" : "bytes", (long long) want.min_gain);
+        }
     } else {
-        t0 = lat_now();
         ret = lat_gather_matrix(fh, A, b->gain, &matrix);
         if (OMPI_SUCCESS != ret) {
             goto out;
         }
         if (0 == plan->rank) {
             int64_t *nodes = malloc((size_t) P * sizeof(int64_t));
-            double ts = lat_now();
+            double ts = mca_fcoll_la_twophase_now();
             if (NULL != nodes) {
                 for (r = 0; r < P; r++) {
                     nodes[r] = all[(size_t) r * K_NFIELDS + K_NODE];
                 }
             }
-            if (NULL == nodes && mca_fcoll_la_twophase_one_per_node) {
-                for (d = 0; d < A; d++) {
-                    plan->agg[d] = lat_default_agg(d, A, P);
-                }
-            } else {
+            if (NULL != nodes || !mca_fcoll_la_twophase_one_per_node) {
                 lat_solve(P, A, matrix, nodes, plan->agg);
             }
             free(nodes);
@@ -784,7 +933,7 @@ static int lat_plan_assign(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan,
                             MCA_FCOLL_LA_TWOPHASE_COST_BLOCKS == mca_fcoll_la_twophase_cost
                             ? "blocks" : "bytes",
                             (long long) kept, (long long) total, (long long) kept_def,
-                            1e3 * (lat_now() - ts));
+                            1e3 * (mca_fcoll_la_twophase_now() - ts));
             }
         }
         ret = fh->f_comm->c_coll->coll_bcast(plan->agg, A, MPI_INT, 0, fh->f_comm,
@@ -792,13 +941,14 @@ static int lat_plan_assign(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan,
         if (OMPI_SUCCESS != ret) {
             goto out;
         }
-        st->assignments++;
-        st->assign_time_last = lat_now() - t0;
-        st->assign_time += st->assign_time_last;
-        if (mca_fcoll_la_twophase_cache) {
-            lat_cache_store(fh, &want, plan->agg);
-        }
     }
+    st->assignments++;
+    st->assign_time_last = mca_fcoll_la_twophase_now() - t0;
+    st->assign_time += st->assign_time_last;
+    if (mca_fcoll_la_twophase_cache) {
+        lat_cache_store(fh, &want, plan->agg);
+    }
+done:
     for (d = 0; d < A; d++) {
         if (plan->agg[d] < 0 || plan->agg[d] >= P) {
             ret = OMPI_ERROR;
@@ -811,14 +961,14 @@ static int lat_plan_assign(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan,
     if (opal_output_get_verbosity(ompi_fcoll_base_framework.framework_output) >= 20 &&
         0 == plan->rank) {
         for (d = 0; d < A; d++) {
-            LAT_VERBOSE(20, "fcoll:la_twophase: domain %d [%lld, +%lld) -> rank %d%s",
+            LAT_VERBOSE(20, "fcoll:la_twophase: domain %d [%lld, +%lld) -> rank %d",
                         d, (long long) (plan->gmin + (int64_t) d * plan->fd_size),
-                        (long long) plan->fd_size, plan->agg[d], hit ? " (cached)" : "");
+                        (long long) plan->fd_size, plan->agg[d]);
         }
     }
 out:
     free(matrix);
-    free(want.key);
+    free(red);
     return ret;
 }
 
@@ -886,9 +1036,14 @@ static int lat_plan_meta(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan)
             }
         }
     }
-    for (i = 0; i < nsplit; i++) {
-        pairs[2 * i] = plan->pieces[i].off;
-        pairs[2 * i + 1] = plan->pieces[i].len;
+    for (d = 0; d < A; d++) {
+        if (plan->agg[d] == plan->rank) {
+            continue;   /* my own domain's pieces are not sent */
+        }
+        for (i = plan->dom_first[d]; i < plan->dom_first[d + 1]; i++) {
+            pairs[2 * i] = plan->pieces[i].off;
+            pairs[2 * i + 1] = plan->pieces[i].len;
+        }
     }
     for (d = 0; d < A; d++) {
         int n = plan->dom_first[d + 1] - plan->dom_first[d];

@@ -152,12 +152,24 @@ static int lat_post(mca_fcoll_la_twophase_tvec_t *t, bool send, int peer, int ta
         count = t->blen[0];
         dt = MPI_BYTE;
     } else {
-        /* displacements relative to the first block */
-        base = (char *) t->addr[0];
-        for (k = t->n - 1; k >= 0; k--) {
-            t->addr[k] -= (ptrdiff_t) base;
+        /* equal blocks at a constant stride (interleaved access: every
+         * process's share of a window) make an hvector, one description
+         * element where an hindexed type costs one per block to build */
+        ptrdiff_t stride = t->addr[1] - t->addr[0];
+        bool vec = stride >= t->blen[0];
+        for (k = 1; vec && k < t->n; k++) {
+            vec = t->blen[k] == t->blen[0] && t->addr[k] - t->addr[k - 1] == stride;
         }
-        ret = ompi_datatype_create_hindexed(t->n, t->blen, t->addr, MPI_BYTE, type);
+        base = (char *) t->addr[0];
+        if (vec) {
+            ret = ompi_datatype_create_hvector(t->n, t->blen[0], stride, MPI_BYTE, type);
+        } else {
+            /* displacements relative to the first block */
+            for (k = t->n - 1; k >= 0; k--) {
+                t->addr[k] -= (ptrdiff_t) base;
+            }
+            ret = ompi_datatype_create_hindexed(t->n, t->blen, t->addr, MPI_BYTE, type);
+        }
         if (OMPI_SUCCESS != ret) {
             *type = NULL;
             return ret;
@@ -178,43 +190,88 @@ static int lat_post(mca_fcoll_la_twophase_tvec_t *t, bool send, int peer, int ta
     return MCA_PML_CALL(irecv(base, count, dt, peer, tag, comm, req));
 }
 
-static int lat_cmp_piece(const void *a, const void *b)
+/* Merge the P + 1 block lists of my window into x->cov: the covered
+ * ranges, sorted, with overlapping and touching ones joined.  Each list
+ * (process r's blocks are [first[r], first[r + 1]), mine come last) is
+ * sorted by offset, so a heap of the lists' heads merges them in
+ * O(n log P) -- two_phase merges the same way -- where sorting the
+ * concatenation cost O(n log n) and dominated interleaved access, whose
+ * lists all overlap in offset. */
+static int lat_cover_merge(mca_fcoll_la_twophase_xchg_t *x)
 {
-    const mca_fcoll_la_twophase_piece_t *x = a, *y = b;
-    return (x->off > y->off) - (x->off < y->off);
+    const mca_fcoll_la_twophase_piece_t *v = x->blocks.v;
+    int L = x->plan.nprocs + 1, nh = 0, l, i, ret;
+    int *head = x->mhead, *heap = x->mheap;
+
+    x->cov.n = 0;
+    for (l = 0; l < L; l++) {
+        head[l] = x->first[l];
+        if (head[l] == x->first[l + 1]) {
+            continue;
+        }
+        /* sift up */
+        for (i = nh++; i > 0 && v[head[heap[(i - 1) / 2]]].off > v[head[l]].off;
+             i = (i - 1) / 2) {
+            heap[i] = heap[(i - 1) / 2];
+        }
+        heap[i] = l;
+    }
+    while (nh > 0) {
+        const mca_fcoll_la_twophase_piece_t *b;
+        mca_fcoll_la_twophase_piece_t *last;
+        int top;
+        l = heap[0];
+        b = &v[head[l]];
+        last = x->cov.n > 0 ? &x->cov.v[x->cov.n - 1] : NULL;
+        if (NULL != last && b->off <= last->off + last->len) {
+            if (b->off + b->len > last->off + last->len) {
+                last->len = b->off + b->len - last->off;
+            }
+        } else {
+            ret = lat_pvec_push(&x->cov, b->off, b->len, 0);
+            if (OMPI_SUCCESS != ret) {
+                return ret;
+            }
+        }
+        /* advance list l; drop it when empty; sift the new top down */
+        if (++head[l] == x->first[l + 1]) {
+            l = heap[--nh];
+            if (0 == nh) {
+                break;
+            }
+        }
+        top = l;
+        for (i = 0;;) {
+            int c = 2 * i + 1;
+            if (c >= nh) {
+                break;
+            }
+            if (c + 1 < nh && v[head[heap[c + 1]]].off < v[head[heap[c]]].off) {
+                c++;
+            }
+            if (v[head[heap[c]]].off >= v[head[top]].off) {
+                break;
+            }
+            heap[i] = heap[c];
+            i = c;
+        }
+        heap[i] = top;
+    }
+    return OMPI_SUCCESS;
 }
 
-/* Merge covered ranges (sorted in place) and write/read them between the
- * file and the window buffer starting at file offset ws. */
-static int lat_window_io(ompio_file_t *fh, mca_fcoll_la_twophase_pvec_t *cov, char *winbuf,
-                         int64_t ws, bool write)
+/* Write/read the covered ranges cov (sorted, disjoint) between the file
+ * and the window buffer starting at file offset ws. */
+static int lat_window_io(ompio_file_t *fh, const mca_fcoll_la_twophase_pvec_t *cov,
+                         char *winbuf, int64_t ws, bool write)
 {
-    int i, n = 0;
+    int i, n = cov->n;
     ssize_t done;
     mca_common_ompio_io_array_t *io;
 
-    if (0 == cov->n) {
+    if (0 == n) {
         return OMPI_SUCCESS;
     }
-    for (i = 1; i < cov->n; i++) {
-        if (cov->v[i].off < cov->v[i - 1].off) {
-            qsort(cov->v, (size_t) cov->n, sizeof(*cov->v), lat_cmp_piece);
-            break;
-        }
-    }
-    /* merge overlapping and touching ranges */
-    for (i = 1; i < cov->n; i++) {
-        mca_fcoll_la_twophase_piece_t *last = &cov->v[n];
-        int64_t e = cov->v[i].off + cov->v[i].len;
-        if (cov->v[i].off <= last->off + last->len) {
-            if (e > last->off + last->len) {
-                last->len = e - last->off;
-            }
-        } else {
-            cov->v[++n] = cov->v[i];
-        }
-    }
-    n++;
     io = malloc((size_t) n * sizeof(*io));
     if (NULL == io) {
         return OMPI_ERR_OUT_OF_RESOURCE;
@@ -327,19 +384,6 @@ static int lat_xchg_post(mca_fcoll_la_twophase_xchg_t *x, bool send, int peer, i
     return OMPI_SUCCESS;
 }
 
-/* Add blocks [b, e) of my window to the ranges the aggregator writes/reads. */
-static int lat_xchg_cover(mca_fcoll_la_twophase_xchg_t *x, int b, int e)
-{
-    int i, ret;
-    for (i = b; i < e; i++) {
-        ret = lat_pvec_push(&x->cov, x->blocks.v[i].off, x->blocks.v[i].len, 0);
-        if (OMPI_SUCCESS != ret) {
-            return ret;
-        }
-    }
-    return OMPI_SUCCESS;
-}
-
 /* ---------------------------------------------------------------- API */
 
 int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file_t *fh,
@@ -350,6 +394,7 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
     mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
     mca_fcoll_la_twophase_plan_t *plan = &x->plan;
     int A, P = fh->f_size, ret;
+    double t0;
 
     memset(x, 0, sizeof(*x));
     x->fh = fh;
@@ -358,8 +403,11 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
     st->bytes_in_place_last = 0;
     st->messages_last = 0;
     st->buffer_last = 0;
+    st->io_time_last = 0.0;
 
+    t0 = mca_fcoll_la_twophase_now();
     ret = mca_fcoll_la_twophase_plan_build(fh, buf, count, datatype, plan);
+    st->plan_time_last = mca_fcoll_la_twophase_now() - t0;
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
@@ -382,11 +430,14 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
     if (plan->my_domain >= 0) {
         x->rcur = malloc((size_t) P * sizeof(*x->rcur));
         x->first = malloc(((size_t) P + 2) * sizeof(int));
+        x->mhead = malloc(((size_t) P + 1) * sizeof(int));
+        x->mheap = malloc(((size_t) P + 1) * sizeof(int));
         /* the cycle buffer: one window, never more than the domain */
         st->buffer_last = (unsigned long long) (plan->fd_size < plan->cycle ? plan->fd_size
                                                                              : plan->cycle);
         x->winbuf = malloc((size_t) st->buffer_last);
-        if (NULL == x->rcur || NULL == x->first || NULL == x->winbuf) {
+        if (NULL == x->rcur || NULL == x->first || NULL == x->mhead || NULL == x->mheap ||
+            NULL == x->winbuf) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
         lat_cursors_init(x->rcur, P, plan->meta_first);
@@ -466,7 +517,6 @@ int mca_fcoll_la_twophase_xchg_window(mca_fcoll_la_twophase_xchg_t *x)
         return OMPI_SUCCESS;
     }
     x->blocks.n = 0;
-    x->cov.n = 0;
     for (r = 0; r < P; r++) {
         x->first[r] = x->blocks.n;
         ret = lat_take(plan->meta, &x->rcur[r], x->we, &x->blocks);
@@ -496,13 +546,6 @@ int mca_fcoll_la_twophase_xchg_post_window(mca_fcoll_la_twophase_xchg_t *x)
         int b = x->first[r], e = x->first[r + 1];
         if (b == e) {
             continue;
-        }
-        /* a write covers each process's blocks as their receive is posted */
-        if (x->write) {
-            ret = lat_xchg_cover(x, b, e);
-            if (OMPI_SUCCESS != ret) {
-                return ret;
-            }
         }
         x->tv.n = 0;
         for (i = b; i < e; i++) {
@@ -538,9 +581,6 @@ int mca_fcoll_la_twophase_xchg_own(mca_fcoll_la_twophase_xchg_t *x)
         }
         x->own.n = 0;
         ret = lat_mem_blocks(&x->plan, bl->v[i].pos, bl->v[i].len, &x->own);
-        if (OMPI_SUCCESS == ret && x->write) {
-            ret = lat_pvec_push(&x->cov, bl->v[i].off, bl->v[i].len, 0);
-        }
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
@@ -558,6 +598,8 @@ int mca_fcoll_la_twophase_xchg_own(mca_fcoll_la_twophase_xchg_t *x)
 
 int mca_fcoll_la_twophase_xchg_io(mca_fcoll_la_twophase_xchg_t *x)
 {
+    mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
+    double t0 = mca_fcoll_la_twophase_now();
     int ret;
 
     if (x->plan.my_domain < 0) {
@@ -566,15 +608,13 @@ int mca_fcoll_la_twophase_xchg_io(mca_fcoll_la_twophase_xchg_t *x)
     if (x->direct) {
         ret = lat_direct_io(x->fh, &x->plan, &x->blocks, &x->own, x->write);
     } else {
-        /* a read covers the whole window here, before reading it */
-        if (!x->write) {
-            ret = lat_xchg_cover(x, 0, x->blocks.n);
-            if (OMPI_SUCCESS != ret) {
-                return ret;
-            }
+        ret = lat_cover_merge(x);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
         }
         ret = lat_window_io(x->fh, &x->cov, x->winbuf, x->ws, x->write);
     }
+    st->io_time_last += mca_fcoll_la_twophase_now() - t0;
     /* an I/O error must not break the exchange protocol: remember it and
      * keep going, every process learns it at the end */
     if (OMPI_SUCCESS != ret) {
@@ -610,6 +650,8 @@ int mca_fcoll_la_twophase_xchg_end(mca_fcoll_la_twophase_xchg_t *x, int ret)
     free(x->scur);
     free(x->rcur);
     free(x->first);
+    free(x->mhead);
+    free(x->mheap);
     free(x->reqs);
     free(x->types);
     free(x->winbuf);
