@@ -260,6 +260,33 @@ static int lat_cover_merge(mca_fcoll_la_twophase_xchg_t *x)
     return OMPI_SUCCESS;
 }
 
+/* Hand n ranges to the fbtl.  A write is marked collective, as vulcan
+ * does: the posix fbtl may then sieve many small ranges with small gaps
+ * (read the span, fill the ranges in, write it once) instead of making a
+ * pwrite per range, which made sparse collective writes 1.2x slower than
+ * two_phase's read-modify-write.  The gaps lie in my window of my own
+ * domain, which no other process writes in this call. */
+static ssize_t lat_fbtl_io(ompio_file_t *fh, mca_common_ompio_io_array_t *io, int n, bool write)
+{
+    ssize_t done;
+    int coll = fh->f_flags & OMPIO_COLLECTIVE_OP;
+
+    fh->f_io_array = io;
+    fh->f_num_of_io_entries = n;
+    if (write) {
+        fh->f_flags |= OMPIO_COLLECTIVE_OP;
+        done = fh->f_fbtl->fbtl_pwritev(fh);
+        if (!coll) {
+            fh->f_flags &= ~OMPIO_COLLECTIVE_OP;
+        }
+    } else {
+        done = fh->f_fbtl->fbtl_preadv(fh);
+    }
+    fh->f_io_array = NULL;
+    fh->f_num_of_io_entries = 0;
+    return done;
+}
+
 /* Write/read the covered ranges cov (sorted, disjoint) between the file
  * and the window buffer starting at file offset ws. */
 static int lat_window_io(ompio_file_t *fh, const mca_fcoll_la_twophase_pvec_t *cov,
@@ -281,11 +308,7 @@ static int lat_window_io(ompio_file_t *fh, const mca_fcoll_la_twophase_pvec_t *c
         io[i].offset = (IOVBASE_TYPE *) (intptr_t) cov->v[i].off;
         io[i].length = (size_t) cov->v[i].len;
     }
-    fh->f_io_array = io;
-    fh->f_num_of_io_entries = n;
-    done = write ? fh->f_fbtl->fbtl_pwritev(fh) : fh->f_fbtl->fbtl_preadv(fh);
-    fh->f_io_array = NULL;
-    fh->f_num_of_io_entries = 0;
+    done = lat_fbtl_io(fh, io, n, write);
     free(io);
     return done < 0 ? MPI_ERR_IO : OMPI_SUCCESS;
 }
@@ -328,11 +351,7 @@ static int lat_direct_io(ompio_file_t *fh, const mca_fcoll_la_twophase_plan_t *p
     if (0 == n) {
         goto out;
     }
-    fh->f_io_array = io;
-    fh->f_num_of_io_entries = n;
-    done = write ? fh->f_fbtl->fbtl_pwritev(fh) : fh->f_fbtl->fbtl_preadv(fh);
-    fh->f_io_array = NULL;
-    fh->f_num_of_io_entries = 0;
+    done = lat_fbtl_io(fh, io, n, write);
     if (done < 0) {
         ret = MPI_ERR_IO;
     }
