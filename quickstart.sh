@@ -41,7 +41,8 @@ stamp() { date +%s; }
 PACKAGES="gcc make perl autoconf automake libtool flex m4 patch tar xz-utils
   ccache pkg-config libpmix-dev libhwloc-dev libevent-dev zlib1g-dev
   liblz4-dev libzstd-dev liblzo2-dev libbz2-dev libbdd-dev
-  openssh-client iproute2 procps"
+  openssh-client iproute2 procps
+  libhdf5-openmpi-dev"
 
 install_deps() {
     local missing=() p

@@ -34,22 +34,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "fcoll_workloads.h"
 #include "mpi_pvar.h"
 
-#define ESZ 48
-
 static int rank, nprocs;
-
-/* xorshift, not test_rand: the irregular workload of the published runs
- * follows from its sequence */
-static uint64_t rs = 88172645463325252ULL;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
 
 /* fcoll_la_twophase_assign_time_last, or -1 when not found. */
 static double assign_time_last(void)
@@ -94,9 +82,8 @@ int main(int argc, char **argv)
 {
     const char *path, *wl;
     int64_t total, my = 0, i;
-    int reps, r, nruns = 0, cap = 1024, steps = 1;
-    int *bl = NULL;
-    MPI_Aint *dp = NULL;
+    int reps, r, steps = 1;
+    fcoll_runs_t runs = {0, 0, NULL, NULL};
     char *buf;
     MPI_Datatype ft = MPI_BYTE;
     MPI_File fh;
@@ -124,40 +111,8 @@ int main(int argc, char **argv)
     }
 
     if (0 == strcmp(wl, "irregular")) {
-        int64_t E = total / ESZ, e = 0;
-        bl = malloc(cap * sizeof(int));
-        dp = malloc(cap * sizeof(MPI_Aint));
-        while (e < E) {
-            int64_t g = e * nprocs / E;
-            int owner, len;
-            if (rnd() % 100 < 70) {
-                owner = (int) ((g + nprocs / 2 + 1) % nprocs);
-                len = 1 + (int) (rnd() % 32);
-            } else {
-                owner = (int) (rnd() % nprocs);
-                len = 1 + (int) (rnd() % 8);
-            }
-            if (e + len > E) {
-                len = (int) (E - e);
-            }
-            if (owner == rank) {
-                if (nruns > 0 && dp[nruns - 1] + bl[nruns - 1] == (MPI_Aint) e * ESZ) {
-                    bl[nruns - 1] += len * ESZ;
-                } else {
-                    if (nruns == cap) {
-                        cap *= 2;
-                        bl = realloc(bl, cap * sizeof(int));
-                        dp = realloc(dp, cap * sizeof(MPI_Aint));
-                    }
-                    bl[nruns] = len * ESZ;
-                    dp[nruns] = (MPI_Aint) e * ESZ;
-                    nruns++;
-                }
-                my += (int64_t) len * ESZ;
-            }
-            e += len;
-        }
-        MPI_Type_create_hindexed(nruns, bl, dp, MPI_BYTE, &ft);
+        my = fcoll_irregular(total, nprocs, rank, &runs);
+        MPI_Type_create_hindexed(runs.n, runs.bl, runs.dp, MPI_BYTE, &ft);
         MPI_Type_commit(&ft);
     } else {
         steps = 4;
@@ -214,8 +169,8 @@ int main(int argc, char **argv)
         MPI_Type_free(&ft);
     }
     free(buf);
-    free(bl);
-    free(dp);
+    free(runs.bl);
+    free(runs.dp);
     free(tw);
     free(tr);
     MPI_Finalize();

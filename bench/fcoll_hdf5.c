@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "../test/common/check.h"   /* builds without -I */
+#include "fcoll_workloads.h"
 
 #define CHUNK ((int64_t) 8 << 20)   /* POSIX I/O unit; a multiple of 8 */
 
@@ -75,14 +76,7 @@ typedef struct {
 
 static void need(int cond, const char *what)
 {
-    if (!cond) {
-        if (0 == rank) {
-            fprintf(stderr, "fcoll_hdf5: pattern %s cannot run with P=%d: %s\n", pname, nprocs,
-                    what);
-        }
-        MPI_Finalize();
-        exit(2);
-    }
+    fcoll_need(cond, "fcoll_hdf5", pname, rank, nprocs, what);
 }
 
 static void build(workload_t *w, int64_t mb)
@@ -318,51 +312,31 @@ static void close_dset(hid_t *f, hid_t *d)
     HCALL(H5Fclose(*f));
 }
 
-static void print_list(const char *name, const double *v, int n)
-{
-    int i;
-    printf(" %s=", name);
-    for (i = 0; i < n; i++) {
-        printf("%s%.6f", i ? "," : "", v[i]);
-    }
-}
-
 int main(int argc, char **argv)
 {
-    const char *path, *env;
-    int reps, r, reopen;
-    int64_t mb, addr;
-    haddr_t a;
+    fcoll_args_t a;
+    int r;
+    int64_t addr;
+    haddr_t h5addr;
     workload_t w;
-    double *rbuf, *tw, *tr, *sorted;
+    double *rbuf, *tw, *tr;
     hid_t fapl, dxpl, dcpl, f, d;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    if (argc < 4 || atoi(argv[3]) < 1
-        || (argc > 4 && 0 != strcmp(argv[4], "same") && 0 != strcmp(argv[4], "reopen"))) {
-        if (0 == rank) {
-            fprintf(stderr, "usage: fcoll_hdf5 FILE PATTERN REPS [same|reopen]   (env MB)\n"
-                            "  PATTERN: h5strided h5rows h5cols h5sub3d\n");
-        }
+    if (0 != fcoll_args(argc, argv, rank, "fcoll_hdf5", "h5strided h5rows h5cols h5sub3d", &a)) {
         MPI_Finalize();
         return 2;
     }
-    path = argv[1];
-    pname = argv[2];
-    reps = atoi(argv[3]);
-    mname = argc > 4 ? argv[4] : "same";
-    reopen = 0 == strcmp(mname, "reopen");
-    env = getenv("MB");
-    mb = NULL != env ? atoll(env) : 32;
-    need(mb >= 1 && mb < 16384, "MB must be 1 .. 16383");
+    pname = a.pattern;
+    mname = a.mode;
+    need(a.mb >= 1 && a.mb < 16384, "MB must be 1 .. 16383");
 
-    build(&w, mb);
+    build(&w, a.mb);
     rbuf = xmalloc(w.nloc * sizeof(double));
-    tw = xmalloc(reps * sizeof(double));
-    tr = xmalloc(reps * sizeof(double));
-    sorted = xmalloc(reps * sizeof(double));
+    tw = xmalloc(a.reps * sizeof(double));
+    tr = xmalloc(a.reps * sizeof(double));
 
     fapl = H5Pcreate(H5P_FILE_ACCESS);
     HCALL(fapl);
@@ -378,64 +352,56 @@ int main(int argc, char **argv)
     HCALL(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER));
 
     if (0 == rank) {
-        unlink(path);
+        unlink(a.path);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     {
         hid_t space = H5Screate_simple(w.ndims, w.dims, NULL);
         HCALL(space);
-        f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        f = H5Fcreate(a.path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
         HCALL(f);
         d = H5Dcreate2(f, "d", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
         HCALL(d);
-        a = H5Dget_offset(d);
-        if (HADDR_UNDEF == a) {
+        h5addr = H5Dget_offset(d);
+        if (HADDR_UNDEF == h5addr) {
             fprintf(stderr, "FAIL pattern=%s: H5Dget_offset: no contiguous storage\n", pname);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
-        addr = (int64_t) a;
+        addr = (int64_t) h5addr;
         HCALL(H5Sclose(space));
         close_dset(&f, &d);
     }
 
-    if (!reopen) {
-        open_dset(path, fapl, &f, &d);
+    if (!a.reopen) {
+        open_dset(a.path, fapl, &f, &d);
     }
-    for (r = 0; r < reps; r++) {
-        background(path, &w, addr);
-        if (reopen) {
-            open_dset(path, fapl, &f, &d);
+    for (r = 0; r < a.reps; r++) {
+        background(a.path, &w, addr);
+        if (a.reopen) {
+            open_dset(a.path, fapl, &f, &d);
         }
         tw[r] = timed(d, dxpl, w.buf, &w, 1, r);
-        if (reopen) {
+        if (a.reopen) {
             close_dset(&f, &d);
         }
         memset(rbuf, 0, w.nloc * sizeof(double));
         MPI_Barrier(MPI_COMM_WORLD);
-        if (reopen) {
-            open_dset(path, fapl, &f, &d);
+        if (a.reopen) {
+            open_dset(a.path, fapl, &f, &d);
         }
         tr[r] = timed(d, dxpl, rbuf, &w, 0, r);
-        if (reopen) {
+        if (a.reopen) {
             close_dset(&f, &d);
         }
         check_buffer(&w, rbuf, r);
     }
-    if (!reopen) {
+    if (!a.reopen) {
         close_dset(&f, &d);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {
-        check_file(path, &w, addr);
-        memcpy(sorted, tw, reps * sizeof(double));
-        printf("RESULT pattern=%s mode=%s np=%d bytes=%lld write_s=%.6f", pname, mname, nprocs,
-               (long long) (w.n * 8), test_median(sorted, reps));
-        memcpy(sorted, tr, reps * sizeof(double));
-        printf(" read_s=%.6f", test_median(sorted, reps));
-        print_list("write_all", tw, reps);
-        print_list("read_all", tr, reps);
-        printf("\n");
-        fflush(stdout);
+        check_file(a.path, &w, addr);
+        fcoll_print_result(pname, mname, nprocs, w.n * 8, tw, tr, a.reps);
     }
     MPI_Barrier(MPI_COMM_WORLD);
 
@@ -448,7 +414,6 @@ int main(int argc, char **argv)
     free(rbuf);
     free(tw);
     free(tr);
-    free(sorted);
     MPI_Finalize();
     return 0;
 }

@@ -55,8 +55,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fcoll_workloads.h"
 
-#define ESZ 48              /* irregular: bytes an element */
 #define SPARSE_STRIDE 64    /* sparse: elements a block, P of them written */
 #define RANDOM_MAXRUN 16
 #define RANDOM_SEED 0x5eedf11eULL
@@ -75,54 +75,12 @@ typedef struct {
     int64_t fsize;          /* file bytes */
     int sparse;
     char *buf;              /* what this rank writes */
-    int nruns;              /* irregular: file runs (bytes), to name a bad offset */
-    int *bl;
-    MPI_Aint *dp;
+    fcoll_runs_t runs;      /* irregular (bytes), random (doubles): to name a bad offset */
 } workload_t;
 
-/* xorshift, as in bench/fcoll_bench.c: the irregular workload of the
- * published runs follows from its sequence */
-static uint64_t rs = 88172645463325252ULL;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
-
-/* A pattern that cannot be laid out for this P or MB: the condition is the
- * same on every rank, so all stop here. */
 static void need(int cond, const char *what)
 {
-    if (!cond) {
-        if (0 == rank) {
-            fprintf(stderr, "fcoll_matrix: pattern %s cannot run with P=%d: %s\n", pname,
-                    nprocs, what);
-        }
-        MPI_Finalize();
-        exit(2);
-    }
-}
-
-/* Appends the run [off, off + len) (units of the hindexed blocklengths;
- * off in bytes, unit bytes a unit), merged with the last one when
- * adjacent. */
-static void add_run(workload_t *w, int *cap, int64_t off, int64_t len, int unit)
-{
-    if (w->nruns > 0 && w->dp[w->nruns - 1] + (MPI_Aint) w->bl[w->nruns - 1] * unit == off) {
-        w->bl[w->nruns - 1] += (int) len;
-        return;
-    }
-    if (w->nruns == *cap) {
-        *cap *= 2;
-        w->bl = realloc(w->bl, *cap * sizeof(int));
-        w->dp = realloc(w->dp, *cap * sizeof(MPI_Aint));
-        CHECK(NULL != w->bl && NULL != w->dp, "out of memory");
-    }
-    w->bl[w->nruns] = (int) len;
-    w->dp[w->nruns] = (MPI_Aint) off;
-    w->nruns++;
+    fcoll_need(cond, "fcoll_matrix", pname, rank, nprocs, what);
 }
 
 /* The file view and buffer of pattern pname for MB MiB in all. */
@@ -133,7 +91,6 @@ static void build(workload_t *w, int64_t mb)
     const int64_t X = 128, Y = 128, Z = mb * 8;
     int64_t k;
     double *d;
-    int cap = 1024;
 
     memset(w, 0, sizeof(*w));
     w->etype = MPI_DOUBLE;
@@ -230,46 +187,25 @@ static void build(workload_t *w, int64_t mb)
         CHECK(m == w->nloc, "darray: %lld owned elements, type holds %lld", (long long) m,
               (long long) w->nloc);
     } else if (0 == strcmp(pname, "irregular")) {
-        /* bench/fcoll_bench.c's generator, call for call */
-        int64_t E = (mb << 20) / ESZ, e = 0, pos = 0, j;
+        /* bench/fcoll_bench.c's workload, call for call */
+        int64_t pos = 0, j;
         int i;
-        w->bl = xmalloc(cap * sizeof(int));
-        w->dp = xmalloc(cap * sizeof(MPI_Aint));
-        while (e < E) {
-            int64_t g = e * nprocs / E;
-            int owner, len;
-            if (rnd() % 100 < 70) {
-                owner = (int) ((g + nprocs / 2 + 1) % nprocs);
-                len = 1 + (int) (rnd() % 32);
-            } else {
-                owner = (int) (rnd() % nprocs);
-                len = 1 + (int) (rnd() % 8);
-            }
-            if (e + len > E) {
-                len = (int) (E - e);
-            }
-            if (owner == rank) {
-                add_run(w, &cap, e * ESZ, (int64_t) len * ESZ, 1);
-                w->nloc += (int64_t) len * ESZ;
-            }
-            e += len;
-        }
+        w->nloc = fcoll_irregular(mb << 20, nprocs, rank, &w->runs);
         w->etype = MPI_BYTE;
         w->esize = 1;
-        w->fsize = E * ESZ;
-        MPI_Type_create_hindexed(w->nruns, w->bl, w->dp, MPI_BYTE, &w->ft);
+        w->fsize = (mb << 20) / FCOLL_IRREGULAR_ESZ * FCOLL_IRREGULAR_ESZ;
+        MPI_Type_create_hindexed(w->runs.n, w->runs.bl, w->runs.dp, MPI_BYTE, &w->ft);
         w->buf = xmalloc(w->nloc);
-        for (i = 0; i < w->nruns; i++) {
-            for (j = 0; j < w->bl[i]; j++) {
-                w->buf[pos++] = (char) ((w->dp[i] + j) * 7);
+        for (i = 0; i < w->runs.n; i++) {
+            for (j = 0; j < w->runs.bl[i]; j++) {
+                w->buf[pos++] = (char) ((w->runs.dp[i] + j) * 7);
             }
         }
     } else if (0 == strcmp(pname, "random")) {
         uint64_t s = RANDOM_SEED;
         int64_t e = 0, pos = 0, j;
         int i;
-        w->bl = xmalloc(cap * sizeof(int));
-        w->dp = xmalloc(cap * sizeof(MPI_Aint));
+        fcoll_runs_init(&w->runs);
         while (e < N) {
             int owner = (int) test_rand_below(&s, (uint64_t) nprocs);
             int64_t len = 1 + (int64_t) test_rand_below(&s, RANDOM_MAXRUN);
@@ -277,17 +213,17 @@ static void build(workload_t *w, int64_t mb)
                 len = N - e;
             }
             if (owner == rank) {
-                add_run(w, &cap, e * 8, len, 8);
+                fcoll_add_run(&w->runs, e * 8, len, 8);
                 w->nloc += len;
             }
             e += len;
         }
-        MPI_Type_create_hindexed(w->nruns, w->bl, w->dp, MPI_DOUBLE, &w->ft);
+        MPI_Type_create_hindexed(w->runs.n, w->runs.bl, w->runs.dp, MPI_DOUBLE, &w->ft);
         w->buf = xmalloc(w->nloc * 8);
         d = (double *) w->buf;
-        for (i = 0; i < w->nruns; i++) {
-            for (j = 0; j < w->bl[i]; j++) {
-                d[pos++] = (double) (w->dp[i] / 8 + j);
+        for (i = 0; i < w->runs.n; i++) {
+            for (j = 0; j < w->runs.bl[i]; j++) {
+                d[pos++] = (double) (w->runs.dp[i] / 8 + j);
             }
         }
     } else {
@@ -353,11 +289,11 @@ static int64_t buf_offset(const workload_t *w, int64_t i)
     int r;
     double v;
     if (1 == w->esize) {
-        for (r = 0; r < w->nruns; r++) {
-            if (i < w->bl[r]) {
-                return (int64_t) w->dp[r] + i;
+        for (r = 0; r < w->runs.n; r++) {
+            if (i < w->runs.bl[r]) {
+                return (int64_t) w->runs.dp[r] + i;
             }
-            i -= w->bl[r];
+            i -= w->runs.bl[r];
         }
         return -1;
     }
@@ -454,121 +390,92 @@ static double timed(MPI_File fh, char *buf, const workload_t *w, int write, int 
     return tmax;
 }
 
-static void print_list(const char *name, const double *v, int n)
-{
-    int i;
-    printf(" %s=", name);
-    for (i = 0; i < n; i++) {
-        printf("%s%.6f", i ? "," : "", v[i]);
-    }
-}
-
 int main(int argc, char **argv)
 {
-    const char *path, *env;
-    int reps, r, reopen;
-    int64_t mb, bytes, total;
+    fcoll_args_t a;
+    int r;
+    int64_t bytes, total;
     workload_t w;
     char *rbuf;
-    double *tw, *tr, *sorted;
+    double *tw, *tr;
     MPI_File fh = MPI_FILE_NULL;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    if (argc < 4 || atoi(argv[3]) < 1
-        || (argc > 4 && 0 != strcmp(argv[4], "same") && 0 != strcmp(argv[4], "reopen"))) {
-        if (0 == rank) {
-            fprintf(stderr, "usage: fcoll_matrix FILE PATTERN REPS [same|reopen]   (env MB)\n"
-                            "  PATTERN: i1 i4 i64 rows cols sub3d darray irregular random "
-                            "sparse\n");
-        }
+    if (0 != fcoll_args(argc, argv, rank, "fcoll_matrix",
+                        "i1 i4 i64 rows cols sub3d darray irregular random sparse", &a)) {
         MPI_Finalize();
         return 2;
     }
-    path = argv[1];
-    pname = argv[2];
-    reps = atoi(argv[3]);
-    mname = argc > 4 ? argv[4] : "same";
-    reopen = 0 == strcmp(mname, "reopen");
-    env = getenv("MB");
-    mb = NULL != env ? atoll(env) : 32;
-    need(mb >= 1 && mb < 16384, "MB must be 1 .. 16383 (counts are int)");
+    pname = a.pattern;
+    mname = a.mode;
+    need(a.mb >= 1 && a.mb < 16384, "MB must be 1 .. 16383 (counts are int)");
     /* an MPI-IO error is a failed run, not a silent return code */
     MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_ARE_FATAL);
 
-    build(&w, mb);
+    build(&w, a.mb);
     bytes = w.nloc * w.esize;
     MPI_Allreduce(&bytes, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     rbuf = xmalloc(bytes);
-    tw = xmalloc(reps * sizeof(double));
-    tr = xmalloc(reps * sizeof(double));
-    sorted = xmalloc(reps * sizeof(double));
+    tw = xmalloc(a.reps * sizeof(double));
+    tr = xmalloc(a.reps * sizeof(double));
 
     if (0 == rank) {
-        unlink(path);
+        unlink(a.path);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    background(path, &w);
-    if (!reopen) {
-        fh = open_view(path, &w);
+    background(a.path, &w);
+    if (!a.reopen) {
+        fh = open_view(a.path, &w);
     }
-    for (r = 0; r < reps; r++) {
+    for (r = 0; r < a.reps; r++) {
         if (r > 0) {
-            background(path, &w);
-            if (!reopen) {
+            background(a.path, &w);
+            if (!a.reopen) {
                 MPI_File_sync(fh);
             }
         }
-        if (reopen) {
-            fh = open_view(path, &w);
+        if (a.reopen) {
+            fh = open_view(a.path, &w);
         }
         tw[r] = timed(fh, w.buf, &w, 1, r);
         /* sync-barrier-sync: the read sees every rank's write */
-        if (reopen) {
+        if (a.reopen) {
             MPI_File_close(&fh);
         } else {
             MPI_File_sync(fh);
         }
         memset(rbuf, 0, (size_t) bytes);
         MPI_Barrier(MPI_COMM_WORLD);
-        if (reopen) {
-            fh = open_view(path, &w);
+        if (a.reopen) {
+            fh = open_view(a.path, &w);
         } else {
             MPI_File_sync(fh);
         }
         tr[r] = timed(fh, rbuf, &w, 0, r);
-        if (reopen) {
+        if (a.reopen) {
             MPI_File_close(&fh);
         }
         check_buffer(&w, rbuf, r);
     }
-    if (!reopen) {
+    if (!a.reopen) {
         MPI_File_close(&fh);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {
-        check_file(path, &w);
-        memcpy(sorted, tw, reps * sizeof(double));
-        printf("RESULT pattern=%s mode=%s np=%d bytes=%lld write_s=%.6f", pname, mname, nprocs,
-               (long long) total, test_median(sorted, reps));
-        memcpy(sorted, tr, reps * sizeof(double));
-        printf(" read_s=%.6f", test_median(sorted, reps));
-        print_list("write_all", tw, reps);
-        print_list("read_all", tr, reps);
-        printf("\n");
-        fflush(stdout);
+        check_file(a.path, &w);
+        fcoll_print_result(pname, mname, nprocs, total, tw, tr, a.reps);
     }
     MPI_Barrier(MPI_COMM_WORLD);
 
     MPI_Type_free(&w.ft);
     free(w.buf);
-    free(w.bl);
-    free(w.dp);
+    free(w.runs.bl);
+    free(w.runs.dp);
     free(rbuf);
     free(tw);
     free(tr);
-    free(sorted);
     MPI_Finalize();
     return 0;
 }
