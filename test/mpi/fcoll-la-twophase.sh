@@ -47,6 +47,10 @@ run views-5-ompio2 5 --mca io_ompio_num_aggregators 2 \
     --mca fcoll_la_twophase_cycle_buffer_size 65536 -- views
 run views-6-node2 6 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 2 -- views
 run views-2-nolap 2 --mca fcoll_la_twophase_assign 0 -- views
+# reads: every process reads its own pieces itself, or those of 4 KiB and more
+run views-4-selfread 4 --mca fcoll_la_twophase_read_self_min 1 -- views
+run fuzz-5-selfread 5 --mca fcoll_la_twophase_read_self_min 4096 \
+    --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 20
 
 # random irregular views (chunk sizes, holes, owners, strided memory,
 # displacement, number of calls), against the reference too

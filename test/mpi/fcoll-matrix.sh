@@ -8,7 +8,8 @@
 # installation's libmpi, which must really do collective I/O.  The file
 # opened once and reopened for every call; every write and read checked
 # byte for byte (the programs exit non-zero on any difference), with the
-# default and a 64 KiB cycle buffer (several windows a domain).
+# default and a 64 KiB cycle buffer (several windows a domain), and with
+# every process reading its own pieces itself (read_self_min 1).
 . "$TEST_LIB"
 build_mpi "$TOP/bench/fcoll_matrix.c" fm
 H5INC=/usr/include/hdf5/openmpi H5LIB=/usr/lib/x86_64-linux-gnu/hdf5/openmpi
@@ -36,6 +37,7 @@ for pat in i1 i4 i64 rows cols sub3d darray irregular random sparse; do
         check "$pat-$mode" fm "$F" "$pat" "$mode"
     done
     check "$pat-cycle64k" fm "$F" "$pat" same --mca fcoll_la_twophase_cycle_buffer_size 65536
+    check "$pat-selfread" fm "$F" "$pat" reopen --mca fcoll_la_twophase_read_self_min 1
 done
 for pat in h5strided h5rows h5cols h5sub3d; do
     for mode in same reopen; do

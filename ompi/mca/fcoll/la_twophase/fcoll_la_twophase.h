@@ -63,6 +63,12 @@ BEGIN_C_DECLS
 #define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_AUTO (-1)
 #define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_BYTES (64 * 1024)
 #define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_BLOCKS 0
+/* fcoll_la_twophase_read_self_min default (bytes a piece, on average):
+ * from 4 KiB on, reading one's own pieces was as fast as the exchange over
+ * shared memory and 5-20x faster at 1 Gbit/s (column and 3-D blocks);
+ * 512-byte pieces were 2x faster at 1 Gbit/s but 1.2-1.9x slower over
+ * shared memory (bench/results/fcoll-matrix-run2.md). */
+#define MCA_FCOLL_LA_TWOPHASE_READ_SELF_MIN 4096
 
 /* MCA parameters. */
 extern int mca_fcoll_la_twophase_priority;
@@ -74,6 +80,7 @@ extern bool mca_fcoll_la_twophase_one_per_node;
 extern bool mca_fcoll_la_twophase_cache;
 extern int mca_fcoll_la_twophase_node_size;
 extern int mca_fcoll_la_twophase_min_gain;
+extern int mca_fcoll_la_twophase_read_self_min;
 
 /* Statistics, exported as MPI_T performance variables (per process). */
 typedef struct mca_fcoll_la_twophase_stats_t {
@@ -88,6 +95,7 @@ typedef struct mca_fcoll_la_twophase_stats_t {
     unsigned long long default_by_bound;      /* decided by the gain bound, no solve */
     unsigned long long gain_bound_last;       /* the bound of the last decision */
     unsigned long long buffer_last;           /* cycle buffer bytes, last call */
+    unsigned long long self_reads;            /* reads of my own pieces by myself */
     double assign_time;                       /* total seconds */
     double assign_time_last;                  /* seconds, last call */
     double plan_time_last;                    /* seconds of plan_build, last call */
@@ -123,6 +131,7 @@ typedef struct mca_fcoll_la_twophase_plan_t {
     int64_t ncycles;                /* windows per domain */
     int *agg;                       /* A entries: aggregator of each domain */
     int my_domain;                  /* domain I aggregate, or -1 */
+    bool self_read;                 /* a read whose pieces I read myself */
     size_t max_data;                /* my bytes in this call */
 
     /* my data in memory: contiguous at mem_base, or mem_cnt segments */
@@ -244,7 +253,7 @@ int mca_fcoll_la_twophase_file_read_all(ompio_file_t *fh, void *buf,
  * process accesses any byte.  Collective over fh->f_comm. */
 int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
                                      int count, struct ompi_datatype_t *dt,
-                                     mca_fcoll_la_twophase_plan_t *plan);
+                                     bool write, mca_fcoll_la_twophase_plan_t *plan);
 void mca_fcoll_la_twophase_plan_free(mca_fcoll_la_twophase_plan_t *plan);
 
 /* Forget the cached assignment of this file (file close). */

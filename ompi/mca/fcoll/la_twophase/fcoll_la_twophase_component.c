@@ -31,6 +31,7 @@ bool mca_fcoll_la_twophase_one_per_node;
 bool mca_fcoll_la_twophase_cache;
 int mca_fcoll_la_twophase_node_size;
 int mca_fcoll_la_twophase_min_gain;
+int mca_fcoll_la_twophase_read_self_min;
 
 mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
 
@@ -128,6 +129,13 @@ static int la_twophase_register(void)
         "cost=blocks; 0: solve whenever anything can be gained",
         OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_AUTO, &mca_fcoll_la_twophase_min_gain);
 
+    (void) common_suite_register_int(c, "read_self_min",
+        "In a collective read, a process whose pieces of the file average at "
+        "least this many bytes reads them itself instead of receiving them "
+        "from the aggregators (they still serve the others); 0 disables it",
+        OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_READ_SELF_MIN,
+        &mca_fcoll_la_twophase_read_self_min);
+
     reg_bool("cache",
         "Reuse the last aggregator list of a file while no process's gains "
         "(what it holds in each file domain) changed (default true)",
@@ -194,6 +202,11 @@ static int la_twophase_register(void)
     reg_pvar("io_time_last",
              "Seconds of the last call's file reads and writes on this process",
              MCA_BASE_PVAR_CLASS_GENERIC, MCA_BASE_VAR_TYPE_DOUBLE, &s->io_time_last);
+    reg_pvar("self_reads",
+             "Collective reads in which this process read its own pieces "
+             "itself (fcoll_la_twophase_read_self_min)",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->self_reads);
     reg_pvar("buffer_last",
              "Bytes of the cycle buffer this process allocated in the last "
              "collective call (0 when it aggregated no domain); never more "

@@ -989,7 +989,7 @@ static int lat_plan_meta(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan)
         ret = OMPI_ERR_OUT_OF_RESOURCE;
         goto out;
     }
-    for (d = 0; d < A; d++) {
+    for (d = 0; d < A && !plan->self_read; d++) {
         if (plan->agg[d] != plan->rank) {
             sendcnt[plan->agg[d]] = plan->dom_first[d + 1] - plan->dom_first[d];
         }
@@ -1036,7 +1036,7 @@ static int lat_plan_meta(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan)
             }
         }
     }
-    for (d = 0; d < A; d++) {
+    for (d = 0; d < A && !plan->self_read; d++) {
         if (plan->agg[d] == plan->rank) {
             continue;   /* my own domain's pieces are not sent */
         }
@@ -1045,7 +1045,7 @@ static int lat_plan_meta(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan)
             pairs[2 * i + 1] = plan->pieces[i].len;
         }
     }
-    for (d = 0; d < A; d++) {
+    for (d = 0; d < A && !plan->self_read; d++) {
         int n = plan->dom_first[d + 1] - plan->dom_first[d];
         if (plan->agg[d] == plan->rank || 0 == n) {
             continue;
@@ -1092,7 +1092,7 @@ out:
 
 int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
                                      int count, struct ompi_datatype_t *dt,
-                                     mca_fcoll_la_twophase_plan_t *plan)
+                                     bool write, mca_fcoll_la_twophase_plan_t *plan)
 {
     lat_build_t b;
     bool any = false;
@@ -1115,6 +1115,17 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
     /* no rank accesses any byte: nothing more to plan, num_domains == 0 */
     if (OMPI_SUCCESS == ret && any) {
         ret = lat_plan_domains(fh, plan, &b);
+        /* A read of pieces that average read_self_min bytes or more: I read
+         * them myself, where the file system serves them well, instead of
+         * having them shipped; a local choice (reads never conflict), which
+         * the aggregators learn from my piece counts (0).  My data then
+         * stay where they are, so they gain nothing anywhere. */
+        if (OMPI_SUCCESS == ret && !write && mca_fcoll_la_twophase_read_self_min > 0 &&
+            plan->npieces > 0 &&
+            b.bytes / plan->npieces >= mca_fcoll_la_twophase_read_self_min) {
+            plan->self_read = true;
+            memset(b.gain, 0, (size_t) plan->num_domains * sizeof(int64_t));
+        }
         if (OMPI_SUCCESS == ret) {
             ret = lat_plan_assign(fh, plan, &b);
         }

@@ -425,7 +425,7 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
     st->io_time_last = 0.0;
 
     t0 = mca_fcoll_la_twophase_now();
-    ret = mca_fcoll_la_twophase_plan_build(fh, buf, count, datatype, plan);
+    ret = mca_fcoll_la_twophase_plan_build(fh, buf, count, datatype, write, plan);
     st->plan_time_last = mca_fcoll_la_twophase_now() - t0;
     if (OMPI_SUCCESS != ret) {
         return ret;
@@ -446,6 +446,39 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     lat_cursors_init(x->scur, A, plan->dom_first);
+    if (plan->self_read) {
+        /* all my pieces, straight into my buffer, a cycle's bytes per
+         * fbtl call (memory blocks have int lengths, and the posix fbtl
+         * does not resume a preadv cut short at 2 GiB); then the windows
+         * only serve the others (my cursors are empty, my counts were 0) */
+        double t1 = mca_fcoll_la_twophase_now();
+        int64_t batch = 0;
+        int d, i;
+        for (d = 0; d < A; d++) {
+            x->scur[d].idx = x->scur[d].end;
+        }
+        x->mine.n = 0;
+        for (i = 0, ret = OMPI_SUCCESS; i < plan->npieces && OMPI_SUCCESS == ret; i++) {
+            const mca_fcoll_la_twophase_piece_t *p = &plan->pieces[i];
+            int64_t k, take;
+            for (k = 0; k < p->len && OMPI_SUCCESS == ret; k += take) {
+                take = p->len - k < plan->cycle - batch ? p->len - k : plan->cycle - batch;
+                ret = lat_pvec_push(&x->mine, p->off + k, take, p->pos + k);
+                batch += take;
+                if (OMPI_SUCCESS == ret && (batch == plan->cycle ||
+                                            (i == plan->npieces - 1 && k + take == p->len))) {
+                    ret = lat_direct_io(fh, plan, &x->mine, &x->own, false);
+                    x->mine.n = 0;
+                    batch = 0;
+                }
+            }
+        }
+        st->io_time_last += mca_fcoll_la_twophase_now() - t1;
+        st->self_reads++;
+        if (OMPI_SUCCESS != ret) {
+            x->io_err = ret;    /* reported by everyone at the end */
+        }
+    }
     if (plan->my_domain >= 0) {
         x->rcur = malloc((size_t) P * sizeof(*x->rcur));
         x->first = malloc(((size_t) P + 2) * sizeof(int));
