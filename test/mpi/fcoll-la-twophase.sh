@@ -13,7 +13,7 @@
 . "$TEST_LIB"
 "$OMPI_INFO" --param fcoll la_twophase --level 9 >info.txt
 assert_grep 'MCA fcoll: la_twophase' info.txt "ompi_info does not list fcoll la_twophase"
-for p in cycle_buffer_size num_aggregators cost one_per_node min_gain; do
+for p in cycle_buffer_size num_aggregators cost one_per_node min_gain read_self_min read_probe_min; do
     assert_grep "fcoll_la_twophase_$p" info.txt "parameter fcoll_la_twophase_$p missing"
 done
 build_mpi "$TOP/test/mpi/src/fcoll_lat_test.c" t
@@ -68,6 +68,11 @@ run pvars-nolap 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_assig
 run pvars-bound 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_min_gain 1073741824 \
     -- pvars bound
 run pvars-interleaved 4 --mca io_ompio_num_aggregators 4 -- pvars interleaved
+# reads: the probe tries both paths (aggregators, then the process itself)
+run pvars-probe 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_read_probe_min 1 \
+    --mca fcoll_la_twophase_read_self_min 1073741824 -- pvars probe
+run views-4-probe 4 --mca fcoll_la_twophase_read_probe_min 1 \
+    --mca fcoll_la_twophase_read_self_min 1073741824 -- views
 run pvars-interleaved-blocks 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_cost blocks \
     -- pvars interleaved
 # fcoll_la_twophase_num_aggregators overrides io_ompio_num_aggregators

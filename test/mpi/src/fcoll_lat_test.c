@@ -12,7 +12,7 @@
  *   fcoll_lat_test DIR views      all view kinds
  *   fcoll_lat_test DIR pvars MODE [MAXBUF]
  *                                 MPI_T variables; MODE: lap | nolap | bound |
- *                                 interleaved | nodeK
+ *                                 interleaved | probe | nodeK
  *                                 (K ranks a node; node0: real detection);
  *                                 MAXBUF: the cycle buffer size in force
  *   fcoll_lat_test DIR fuzz N     N random irregular cases
@@ -834,6 +834,28 @@ static void test_pvars(const char *mode, long maxbuf)
         MPI_Type_free(&ft);
         MPI_Type_free(&c);
         MPI_OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+    } else if (0 == strcmp(mode, "probe")) {
+        /* run with read_probe_min 1 and read_self_min 1 GiB: every read is
+         * the probe's; the first goes through the aggregators, the second
+         * is served by each process itself, every one returns the data */
+        double pr0 = pvar_read(ses, "fcoll_la_twophase_probe_reads");
+        double sr0 = pvar_read(ses, "fcoll_la_twophase_self_reads");
+        int k;
+        for (k = 0; k < 4; k++) {
+            memset(rb, 0, n);
+            MPI_OK(MPI_File_read_at_all(fh, off, rb, n, MPI_BYTE, MPI_STATUS_IGNORE));
+            CHECK(0 == memcmp(rb, b, n), "probe: read %d differs", k);
+            if (0 == k) {
+                CHECK(pvar_read(ses, "fcoll_la_twophase_self_reads") == sr0,
+                      "probe: the first read was served by the process itself");
+            } else if (1 == k) {
+                CHECK(pvar_read(ses, "fcoll_la_twophase_self_reads") == sr0 + 1,
+                      "probe: the second read was not served by the process itself");
+            }
+        }
+        CHECK(pvar_read(ses, "fcoll_la_twophase_probe_reads") == pr0 + 4,
+              "probe: probe_reads grew by %g over 4 reads",
+              pvar_read(ses, "fcoll_la_twophase_probe_reads") - pr0);
     } else if (0 == strcmp(mode, "nolap")) {
         CHECK(nprocs == 1 || (ex1 == n && in1 == 0 && msgs1 >= 1),
               "nolap: exchanged %g in place %g messages %g (expected %d 0 >=1)",

@@ -69,6 +69,11 @@ BEGIN_C_DECLS
  * 512-byte pieces were 2x faster at 1 Gbit/s but 1.2-1.9x slower over
  * shared memory (bench/results/fcoll-matrix-run2.md). */
 #define MCA_FCOLL_LA_TWOPHASE_READ_SELF_MIN 4096
+/* fcoll_la_twophase_read_probe_min default: from 512-byte pieces up to
+ * read_self_min the faster of the two paths is measured and kept. */
+#define MCA_FCOLL_LA_TWOPHASE_READ_PROBE_MIN 512
+/* The probe tries the slower path again once in this many reads. */
+#define MCA_FCOLL_LA_TWOPHASE_PROBE_PERIOD 32
 
 /* MCA parameters. */
 extern int mca_fcoll_la_twophase_priority;
@@ -81,6 +86,7 @@ extern bool mca_fcoll_la_twophase_cache;
 extern int mca_fcoll_la_twophase_node_size;
 extern int mca_fcoll_la_twophase_min_gain;
 extern int mca_fcoll_la_twophase_read_self_min;
+extern int mca_fcoll_la_twophase_read_probe_min;
 
 /* Statistics, exported as MPI_T performance variables (per process). */
 typedef struct mca_fcoll_la_twophase_stats_t {
@@ -99,6 +105,8 @@ typedef struct mca_fcoll_la_twophase_stats_t {
     double assign_time;                       /* total seconds */
     double assign_time_last;                  /* seconds, last call */
     double plan_time_last;                    /* seconds of plan_build, last call */
+    double probe_rate[2];                     /* read probe: my bytes a second, collective / self */
+    unsigned long long probe_reads;           /* reads the probe decided */
     double io_time_last;                      /* seconds of file I/O, last call */
 } mca_fcoll_la_twophase_stats_t;
 
@@ -132,6 +140,7 @@ typedef struct mca_fcoll_la_twophase_plan_t {
     int *agg;                       /* A entries: aggregator of each domain */
     int my_domain;                  /* domain I aggregate, or -1 */
     bool self_read;                 /* a read whose pieces I read myself */
+    bool probed;                    /* self_read chosen by the probe (its time is kept) */
     size_t max_data;                /* my bytes in this call */
 
     /* my data in memory: contiguous at mem_base, or mem_cnt segments */
@@ -190,6 +199,7 @@ typedef struct mca_fcoll_la_twophase_xchg_t {
     int nreq;
     char *winbuf;                   /* aggregator: the cycle buffer */
     int io_err;                     /* I/O error, returned at the end */
+    double t0;                      /* start of the call */
 } mca_fcoll_la_twophase_xchg_t;
 
 /* Plan the call (plan_build), set status, allocate the cursors, requests

@@ -32,6 +32,7 @@ bool mca_fcoll_la_twophase_cache;
 int mca_fcoll_la_twophase_node_size;
 int mca_fcoll_la_twophase_min_gain;
 int mca_fcoll_la_twophase_read_self_min;
+int mca_fcoll_la_twophase_read_probe_min;
 
 mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
 
@@ -136,6 +137,14 @@ static int la_twophase_register(void)
         OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_READ_SELF_MIN,
         &mca_fcoll_la_twophase_read_self_min);
 
+    (void) common_suite_register_int(c, "read_probe_min",
+        "In a collective read, a process whose pieces average at least this "
+        "many bytes, but fewer than read_self_min, measures both paths (through "
+        "the aggregators, and reading them itself) over its reads and keeps the "
+        "faster, trying the other again once in 32 reads; 0 disables it",
+        OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_READ_PROBE_MIN,
+        &mca_fcoll_la_twophase_read_probe_min);
+
     reg_bool("cache",
         "Reuse the last aggregator list of a file while no process's gains "
         "(what it holds in each file domain) changed (default true)",
@@ -207,6 +216,11 @@ static int la_twophase_register(void)
              "itself (fcoll_la_twophase_read_self_min)",
              MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
              &s->self_reads);
+    reg_pvar("probe_reads",
+             "Collective reads whose path the read probe chose "
+             "(fcoll_la_twophase_read_probe_min)",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->probe_reads);
     reg_pvar("buffer_last",
              "Bytes of the cycle buffer this process allocated in the last "
              "collective call (0 when it aggregated no domain); never more "

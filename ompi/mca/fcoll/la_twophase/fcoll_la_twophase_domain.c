@@ -568,6 +568,36 @@ static int lat_plan_extents(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan
     return OMPI_SUCCESS;
 }
 
+/* Reads of mid-sized pieces (read_probe_min .. read_self_min): whether
+ * reading them oneself beats the exchange depends on the network against
+ * the file system (2x faster at 1 Gbit/s, 1.2-1.9x slower over shared
+ * memory for 512-byte pieces), which no threshold knows.  So each process
+ * measures both: its first such read goes through the aggregators, its
+ * second it serves itself, then it keeps the faster rate (its bytes over
+ * the whole call, others' waits included), trying the other again once in
+ * PROBE_PERIOD reads.  A local choice: reads never conflict, and the
+ * aggregators learn it from the piece counts.  (Process-wide, not per
+ * file: unsynchronised under MPI_THREAD_MULTIPLE, where a race only
+ * misleads the choice, never the data.) */
+static bool lat_probe_choice(void)
+{
+    mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
+    const double *rate = st->probe_rate;
+    bool better_self;
+    st->probe_reads++;
+    if (0.0 == rate[0]) {
+        return false;
+    }
+    if (0.0 == rate[1]) {
+        return true;
+    }
+    better_self = rate[1] > rate[0];
+    if (0 == st->probe_reads % MCA_FCOLL_LA_TWOPHASE_PROBE_PERIOD) {
+        return !better_self;
+    }
+    return better_self;
+}
+
 /* First index i of v[0, n) (increasing, disjoint) with v[i] ending after x. */
 static int lat_first_ending_after(const mca_fcoll_la_twophase_piece_t *v, int n, int64_t x)
 {
@@ -1120,11 +1150,19 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
          * having them shipped; a local choice (reads never conflict), which
          * the aggregators learn from my piece counts (0).  My data then
          * stay where they are, so they gain nothing anywhere. */
-        if (OMPI_SUCCESS == ret && !write && mca_fcoll_la_twophase_read_self_min > 0 &&
-            plan->npieces > 0 &&
-            b.bytes / plan->npieces >= mca_fcoll_la_twophase_read_self_min) {
-            plan->self_read = true;
-            memset(b.gain, 0, (size_t) plan->num_domains * sizeof(int64_t));
+        if (OMPI_SUCCESS == ret && !write && plan->npieces > 0) {
+            int64_t avg = b.bytes / plan->npieces;
+            if (mca_fcoll_la_twophase_read_self_min > 0 &&
+                avg >= mca_fcoll_la_twophase_read_self_min) {
+                plan->self_read = true;
+            } else if (mca_fcoll_la_twophase_read_probe_min > 0 &&
+                       avg >= mca_fcoll_la_twophase_read_probe_min) {
+                plan->probed = true;
+                plan->self_read = lat_probe_choice();
+            }
+            if (plan->self_read) {
+                memset(b.gain, 0, (size_t) plan->num_domains * sizeof(int64_t));
+            }
         }
         if (OMPI_SUCCESS == ret) {
             ret = lat_plan_assign(fh, plan, &b);

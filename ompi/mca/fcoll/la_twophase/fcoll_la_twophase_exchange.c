@@ -418,6 +418,7 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
     memset(x, 0, sizeof(*x));
     x->fh = fh;
     x->write = write;
+    x->t0 = mca_fcoll_la_twophase_now();
     st->bytes_exchanged_last = 0;
     st->bytes_in_place_last = 0;
     st->messages_last = 0;
@@ -695,6 +696,15 @@ int mca_fcoll_la_twophase_xchg_end(mca_fcoll_la_twophase_xchg_t *x, int ret)
     if (x->nreq > 0) {
         /* an error after posting: complete what was posted before leaving */
         (void) mca_fcoll_la_twophase_xchg_wait(x);
+    }
+    if (x->plan.probed && OMPI_SUCCESS == ret && 0 == x->io_err) {
+        /* the probe's rate of this path: my bytes over the whole call */
+        double t = mca_fcoll_la_twophase_now() - x->t0, *r;
+        r = &st->probe_rate[x->plan.self_read ? 1 : 0];
+        if (t > 0.0) {
+            double v = (double) x->plan.max_data / t;
+            *r = (0.0 == *r) ? v : 0.5 * (*r + v);
+        }
     }
     st->bytes_exchanged += st->bytes_exchanged_last;
     st->bytes_in_place += st->bytes_in_place_last;
