@@ -69,9 +69,11 @@ BEGIN_C_DECLS
  * 512-byte pieces were 2x faster at 1 Gbit/s but 1.2-1.9x slower over
  * shared memory (bench/results/fcoll-matrix-run2.md). */
 #define MCA_FCOLL_LA_TWOPHASE_READ_SELF_MIN 4096
-/* fcoll_la_twophase_read_probe_min default: from 512-byte pieces up to
- * read_self_min the faster of the two paths is measured and kept. */
-#define MCA_FCOLL_LA_TWOPHASE_READ_PROBE_MIN 512
+/* fcoll_la_twophase_read_probe_min default: from 64-byte pieces up to
+ * read_self_min the faster of the two paths is measured and kept (random
+ * runs of 1-16 doubles, 70-90 bytes a piece, read 1.07x vulcan at 1 Gbit/s
+ * with 512; below 64 bytes the exchange won everywhere measured). */
+#define MCA_FCOLL_LA_TWOPHASE_READ_PROBE_MIN 64
 /* The probe tries the slower path again once in this many reads. */
 #define MCA_FCOLL_LA_TWOPHASE_PROBE_PERIOD 32
 
