@@ -692,19 +692,13 @@ int mca_fcoll_la_twophase_xchg_wait(mca_fcoll_la_twophase_xchg_t *x)
 int mca_fcoll_la_twophase_xchg_end(mca_fcoll_la_twophase_xchg_t *x, int ret)
 {
     mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
+    bool probed = x->plan.probed, self = x->plan.self_read;
+    double bytes = (double) x->plan.max_data;
+    int rc;
 
     if (x->nreq > 0) {
         /* an error after posting: complete what was posted before leaving */
         (void) mca_fcoll_la_twophase_xchg_wait(x);
-    }
-    if (x->plan.probed && OMPI_SUCCESS == ret && 0 == x->io_err) {
-        /* the probe's rate of this path: my bytes over the whole call */
-        double t = mca_fcoll_la_twophase_now() - x->t0, *r;
-        r = &st->probe_rate[x->plan.self_read ? 1 : 0];
-        if (t > 0.0) {
-            double v = (double) x->plan.max_data / t;
-            *r = (0.0 == *r) ? v : 0.5 * (*r + v);
-        }
     }
     st->bytes_exchanged += st->bytes_exchanged_last;
     st->bytes_in_place += st->bytes_in_place_last;
@@ -725,7 +719,17 @@ int mca_fcoll_la_twophase_xchg_end(mca_fcoll_la_twophase_xchg_t *x, int ret)
     free(x->own.blen);
     free(x->own.addr);
     mca_fcoll_la_twophase_plan_free(&x->plan);
-    return lat_agree(x->fh, OMPI_SUCCESS != ret ? ret : x->io_err);
+    rc = lat_agree(x->fh, OMPI_SUCCESS != ret ? ret : x->io_err);
+    if (probed && OMPI_SUCCESS == rc) {
+        /* the probe's rate of this path: my bytes over the whole call, the
+         * final agreement included (a process that served itself waits
+         * there for the others, as it would have in the exchange) */
+        double t = mca_fcoll_la_twophase_now() - x->t0, *r = &st->probe_rate[self ? 1 : 0];
+        if (t > 0.0) {
+            *r = (0.0 == *r) ? bytes / t : 0.5 * (*r + bytes / t);
+        }
+    }
+    return rc;
 }
 
 int mca_fcoll_la_twophase_xchg_run(ompio_file_t *fh, const void *buf, int count,
