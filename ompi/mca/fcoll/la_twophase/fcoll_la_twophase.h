@@ -65,7 +65,7 @@ BEGIN_C_DECLS
 #define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_BLOCKS 0
 /* fcoll_la_twophase_read_self_min default (bytes a piece, on average):
  * from 4 KiB on, reading one's own pieces was as fast as the exchange over
- * shared memory and 5-20x faster at 1 Gbit/s (column and 3-D blocks);
+ * shared memory and 8-18x faster at 1 Gbit/s (column and 3-D blocks);
  * 512-byte pieces were 2x faster at 1 Gbit/s but 1.2-1.9x slower over
  * shared memory (bench/results/fcoll-matrix-run2.md). */
 #define MCA_FCOLL_LA_TWOPHASE_READ_SELF_MIN 4096

@@ -413,7 +413,6 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
     mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
     mca_fcoll_la_twophase_plan_t *plan = &x->plan;
     int A, P = fh->f_size, ret;
-    double t0;
 
     memset(x, 0, sizeof(*x));
     x->fh = fh;
@@ -425,9 +424,8 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
     st->buffer_last = 0;
     st->io_time_last = 0.0;
 
-    t0 = mca_fcoll_la_twophase_now();
     ret = mca_fcoll_la_twophase_plan_build(fh, buf, count, datatype, write, plan);
-    st->plan_time_last = mca_fcoll_la_twophase_now() - t0;
+    st->plan_time_last = mca_fcoll_la_twophase_now() - x->t0;
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
