@@ -38,11 +38,21 @@ die()  { printf 'quickstart: error: %s\n' "$*" >&2; exit 1; }
 stamp() { date +%s; }
 
 # Debian packages the build, the components and the tests need.
-PACKAGES="gcc make perl autoconf automake libtool flex m4 patch tar xz-utils
+# The transports and bindings are those of Debian's own openmpi 4.1.4 package
+# (its debian/rules), so that this installation can replace it.
+DEB_ARCH=$(dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null || dpkg --print-architecture)
+PACKAGES="gcc g++ gfortran make perl autoconf automake libtool flex m4 patch tar xz-utils
   ccache pkg-config libpmix-dev libhwloc-dev libevent-dev zlib1g-dev
   liblz4-dev libzstd-dev liblzo2-dev libbz2-dev libbdd-dev
-  openssh-client iproute2 procps
-  libhdf5-openmpi-dev"
+  libnl-3-dev libnl-route-3-dev
+  openssh-client iproute2 procps bzip2
+  libhdf5-openmpi-dev openmpi-bin python3-mpi4py python3-numpy"
+case $DEB_ARCH in hurd-*|kfreebsd-*|s390x) ;; *) PACKAGES="$PACKAGES libibverbs-dev" ;; esac
+case $DEB_ARCH in hurd-*|kfreebsd-*|s390x|sh4|powerpc|x32) ;; *) PACKAGES="$PACKAGES libfabric-dev" ;; esac
+case $DEB_ARCH in amd64|ppc64el|arm64) PACKAGES="$PACKAGES libucx-dev" ;; esac
+case $DEB_ARCH in amd64|i386) PACKAGES="$PACKAGES libpsm-infinipath1-dev" ;; esac
+case $DEB_ARCH in amd64) PACKAGES="$PACKAGES libpsm2-dev" ;; esac
+if [ -n "${JAVA:-}" ]; then PACKAGES="$PACKAGES default-jdk-headless"; fi
 
 install_deps() {
     local missing=() p
@@ -72,26 +82,41 @@ configure_args() {
     arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
     pmix=/usr/lib/$arch/pmix2
     [ -f "$pmix/include/pmix.h" ] || die "Debian's PMIx is not where expected ($pmix/include/pmix.h); install libpmix-dev"
-    # Keep what users need: C bindings, OMPIO, ORTE with ssh and Slurm
-    # launchers, shared memory and TCP, Debian's PMIx/hwloc/libevent.
-    # Drop what costs build time for no use here.
+    # What Debian's openmpi 4.1.4 package configures (debian/rules), so that
+    # programs and libraries built against it, Fortran ones included, run
+    # here unchanged, over the same transports.  Java only with JAVA=1.
+    local opt
     printf '%s\n' \
         "--prefix=$PREFIX" \
         "--with-pmix=$pmix" \
         "--with-hwloc=external" \
         "--with-libevent=external" \
-        "--with-slurm" \
+        "--with-slurm" "--with-sge" "--without-tm" \
         "--enable-mpi1-compatibility" \
-        "--disable-mpi-fortran" \
-        "--disable-mpi-java" \
-        "--disable-mpi-cxx" \
-        "--disable-oshmem" \
-        "--disable-io-romio" \
-        "--disable-static" \
-        "--without-verbs" "--without-ucx" "--without-psm" "--without-psm2" \
-        "--without-ofi" "--without-portals4" "--without-mxm" "--without-cuda" \
-        "--without-hcoll" "--without-fca" "--without-ucc" \
-        "--without-tm" "--without-lsf" "--without-sge" "--without-alps"
+        "--enable-mpi-cxx" \
+        "--enable-mpi-fortran=all" \
+        "--enable-ipv6" \
+        "--with-devel-headers" \
+        "--disable-static"
+    case $DEB_ARCH in hurd-*|kfreebsd-*|s390x) opt=--without-verbs ;; *) opt=--with-verbs ;; esac
+    echo "$opt"
+    case $DEB_ARCH in hurd-*|kfreebsd-*|s390x|sh4|powerpc|x32) opt=--without-ofi ;; *) opt=--with-ofi ;; esac
+    echo "$opt"
+    case $DEB_ARCH in amd64|ppc64el|arm64) opt=--with-ucx ;; *) opt=--without-ucx ;; esac
+    echo "$opt"
+    case $DEB_ARCH in amd64|i386) opt=--with-psm ;; *) opt=--without-psm ;; esac
+    echo "$opt"
+    case $DEB_ARCH in amd64) opt=--with-psm2 ;; *) opt=--without-psm2 ;; esac
+    echo "$opt"
+    case $DEB_ARCH in s390x|mipsel|hppa|alpha|armhf|armel|m68k|sparc64) echo --without-cma ;; *) echo --with-cma ;; esac
+    if [ -n "${JAVA:-}" ]; then
+        printf '%s\n' "--enable-mpi-java" "--with-jdk-dir=/usr/lib/jvm/default-java"
+    else
+        echo "--disable-mpi-java"
+    fi
+    # Neither Debian nor this machine has these.
+    printf '%s\n' "--without-portals4" "--without-mxm" "--without-cuda" \
+        "--without-hcoll" "--without-fca" "--without-ucc" "--without-lsf" "--without-alps"
 }
 
 do_build() {

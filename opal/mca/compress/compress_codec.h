@@ -28,6 +28,7 @@ enum {
     OPAL_COMPRESS_ID_RLE = 6,
     OPAL_COMPRESS_ID_HUFFMAN = 7,
     OPAL_COMPRESS_ID_RICE = 8,
+    OPAL_COMPRESS_ID_GZIP = 9, /* a zlib stream (RFC 1950), not a gzip file */
     OPAL_COMPRESS_ID_MAX = 255
 };
 
@@ -35,7 +36,7 @@ enum {
 enum {
     OPAL_COMPRESS_SPEED_FAST = 0,   /* >= ~500 MB/s compress (lz4, lzo, rle) */
     OPAL_COMPRESS_SPEED_MEDIUM = 1, /* ~100-500 MB/s (zstd, fpc, huffman, rice) */
-    OPAL_COMPRESS_SPEED_SLOW = 2    /* < ~100 MB/s (bzip2) */
+    OPAL_COMPRESS_SPEED_SLOW = 2    /* < ~100 MB/s (bzip2, gzip) */
 };
 
 /* Data a codec suits (bit mask). */
@@ -89,10 +90,16 @@ typedef struct opal_compress_codec_t {
  *   OPAL_COMPRESS_CODEC(lz4, lz4, OPAL_COMPRESS_ID_LZ4, OPAL_COMPRESS_SPEED_FAST,
  *                       OPAL_COMPRESS_DT_ANY);
  */
-#define OPAL_COMPRESS_CODEC(codec, fn, wire_id, speed_class, dts)                     \
-    const opal_compress_codec_t mca_compress_##codec##_codec = {                      \
-        .name = #codec, .id = (wire_id), .speed = (speed_class), .datatypes = (dts),  \
-        .bound = fn##_bound, .compress = fn##_compress, .decompress = fn##_decompress \
+#define OPAL_COMPRESS_CODEC(codec, fn, wire_id, speed_class, dts) \
+    OPAL_COMPRESS_CODEC_NAMED(codec, #codec, fn, wire_id, speed_class, dts)
+
+/* The same, for a component that offers a codec under another component
+ * name (bzip, Open MPI 4.1's name for bzip2): the descriptor is
+ * mca_compress_<codec>_codec, its name codec_name. */
+#define OPAL_COMPRESS_CODEC_NAMED(codec, codec_name, fn, wire_id, speed_class, dts)      \
+    const opal_compress_codec_t mca_compress_##codec##_codec = {                         \
+        .name = (codec_name), .id = (wire_id), .speed = (speed_class), .datatypes = (dts), \
+        .bound = fn##_bound, .compress = fn##_compress, .decompress = fn##_decompress    \
     }
 
 #endif /* OPAL_MCA_COMPRESS_CODEC_H */

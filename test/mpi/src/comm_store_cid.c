@@ -22,6 +22,14 @@
  *                               live/bytes/density variables at both points
  *   comm_store_cid density-mt N the same under MPI_THREAD_MULTIPLE (memory
  *                               kept for lock-free readers)
+ *   comm_store_cid climb N      N dups, each freeing the one before it (two
+ *                               live at most): under the highest policy each
+ *                               new CID is the last + 1, so the CIDs climb to
+ *                               N + 3 and an allocation that reaches the
+ *                               PML's limit wraps around (more than one
+ *                               round); prints "climb: N dups, single=S of
+ *                               A allocations" (S = A: no wrap, the limit is
+ *                               above N + 3)
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -192,6 +200,27 @@ static void mode_exhaust(void)
     free(c);
 }
 
+static void mode_climb(int n)
+{
+    pvar_t allocs = pvar_open("comm_store_base_cid_allocations");
+    pvar_t single = pvar_open("comm_store_base_cid_single_round");
+    double a0 = pvar_read(allocs), s0 = pvar_read(single);
+    MPI_Comm prev, cur;
+    MPI_Comm_dup(MPI_COMM_WORLD, &prev);
+    for (int i = 0; i < n; i++) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &cur);
+        /* now and then, and around the 16-bit boundary of ob1's CIDs */
+        if (0 == i % 4096 || (i > 65500 && i < 65540) || n - 1 == i) check(cur, i, "climbed");
+        MPI_Comm_free(&prev);
+        prev = cur;
+    }
+    MPI_Comm_free(&prev);
+    if (0 == rank) {
+        printf("climb: %d dups, single=%.0f of %.0f allocations\n", n, pvar_read(single) - s0,
+               pvar_read(allocs) - a0);
+    }
+}
+
 struct thr {
     MPI_Comm parent;
     int n, id;
@@ -270,6 +299,8 @@ int main(int argc, char **argv)
         mode_exhaust();
     } else if (0 == strcmp(mode, "threads")) {
         mode_threads(n);
+    } else if (0 == strcmp(mode, "climb")) {
+        mode_climb(n);
     } else if (0 == strcmp(mode, "density") || 0 == strcmp(mode, "density-mt")) {
         mode_density(n);
     } else {

@@ -4,11 +4,16 @@
  *
  * The compress framework as a caller sees it inside an OPAL process:
  * which codecs are open (by name and by wire id), a round trip through each,
- * and the legacy whole-file interface (opal_compress) including a corrupt
- * file, a file of the older format version 1 and of an unknown version.
+ * Open MPI 4.1's name bzip finding bzip2's codec, and the legacy whole-file
+ * interface (opal_compress) including a corrupt file, a file of the older
+ * format version 1 and of an unknown version.  The file interface writes
+ * the framework's container, or upstream's .gz / .bz2 file when gzip or
+ * bzip writes files; it leaves DIR/data.bin.orig and the file it made of
+ * it, DIR/pristine<postfix>, for the script to check with gunzip/bunzip2.
  * Prints "codecs: name,name,..." and "compress_framework: OK".
  *
  * Usage: compress_framework [DIR-for-files]
+ *        compress_framework --decompress FILE   (as opal-restart does)
  */
 #include "opal_config.h"
 
@@ -53,6 +58,25 @@ static int file_is(const char *path, const char *data, size_t n)
     return got == n && 0 == memcmp(buf, data, n);
 }
 
+static void copy_file(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+    int ch;
+    while (a && b && EOF != (ch = getc(a))) putc(ch, b);
+    if (a) fclose(a);
+    if (b) fclose(b);
+}
+
+/* Whether file path starts with the n bytes of magic. */
+static int starts_with(const char *path, const char *magic, size_t n)
+{
+    char m[16] = {0};
+    FILE *f = fopen(path, "rb");
+    int ok = NULL != f && n == fread(m, 1, n, f) && 0 == memcmp(m, magic, n);
+    if (f) fclose(f);
+    return ok;
+}
+
 static int files_equal(const char *a, const char *b)
 {
     FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
@@ -72,6 +96,15 @@ int main(int argc, char **argv)
         || OPAL_SUCCESS != opal_compress_base_select()) {
         printf("FAIL: cannot open the compress framework\n");
         return 1;
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "--decompress")) {
+        char *fname = NULL;
+        int rc = opal_compress.decompress(argv[2], &fname);
+        printf("decompress: %s -> %s: rc %d\n", argv[2], fname ? fname : "(null)", rc);
+        free(fname);
+        mca_base_framework_close(&opal_compress_base_framework);
+        opal_finalize_util();
+        return OPAL_SUCCESS == rc ? 0 : 1;
     }
 
     const opal_compress_codec_t *list[64];
@@ -100,6 +133,12 @@ int main(int argc, char **argv)
         free(z);
     }
     CHECK(NULL == opal_compress_base_find("nosuchcodec"), "unknown codec found");
+    /* Open MPI 4.1's bzip is a second name of bzip2, whichever is open */
+    const opal_compress_codec_t *bz = opal_compress_base_find("bzip");
+    CHECK(bz == opal_compress_base_find("bzip2"), "find(bzip) is not find(bzip2)");
+    CHECK(NULL == bz || (bz->id == OPAL_COMPRESS_ID_BZIP2 && bz == opal_compress_base_find_id(bz->id)),
+          "find(bzip) is not the codec of wire id %d", OPAL_COMPRESS_ID_BZIP2);
+    if (NULL != bz) printf("find bzip: %s (id %d)\n", bz->name, bz->id);
     CHECK(NULL == opal_compress_base_find_id(0), "raw id has a codec");
 
     /* Legacy whole-file interface, used by opal-restart / sstore. */
@@ -112,11 +151,18 @@ int main(int argc, char **argv)
         fclose(f);
         int rc = opal_compress.compress(path, &cname, &postfix);
         CHECK(OPAL_SUCCESS == rc, "file compress rc %d", rc);
-        f = fopen(cname, "rb");
-        char m[8] = {0};
-        CHECK(NULL != f && 8 == fread(m, 1, 8, f) && 0 == memcmp(m, "OPALCZ2\n", 8),
-              "a new file is not written in format version 2");
-        if (f) fclose(f);
+        /* upstream's gzip and bzip wrote .gz and .bz2 files; the rest
+         * write the framework's container, format version 2 */
+        if (0 == strcmp(postfix, ".gz")) {
+            CHECK(starts_with(cname, "\x1f\x8b\x08", 3), "a .gz file is not a gzip file");
+        } else if (0 == strcmp(postfix, ".bz2")) {
+            CHECK(starts_with(cname, "BZh", 3), "a .bz2 file is not a bzip2 file");
+        } else {
+            CHECK(starts_with(cname, "OPALCZ2\n", 8), "a new file is not written in format version 2");
+        }
+        char pristine[4200];
+        snprintf(pristine, sizeof(pristine), "%s/pristine%s", dir, postfix);
+        copy_file(cname, pristine);
         printf("file: %s -> %s (postfix %s, codec %s)\n", path, cname, postfix,
                opal_compress_base_selected_component.base_version.mca_component_name);
         char orig[4200];

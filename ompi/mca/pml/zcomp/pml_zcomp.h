@@ -60,8 +60,7 @@ typedef struct mca_pml_zcomp_params_t {
 typedef struct mca_pml_zcomp_globals_t {
     mca_pml_zcomp_params_t p;
     int output;
-    bool active;         /* interposed */
-    bool can_mark;       /* the wrapped PML supports marked messages */
+    bool active;         /* interposed (only over a PML with marked messages) */
     bool compress_open;  /* we opened opal_compress */
     const opal_compress_codec_t *always_codec;
     const opal_compress_codec_t *cand[ZC_MAX_CANDIDATES];

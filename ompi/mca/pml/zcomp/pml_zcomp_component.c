@@ -5,13 +5,21 @@
  * pml/zcomp component: parameters, MPI_T performance variables, and the
  * interposition over the selected PML.
  *
- * Interposition: when pml_zcomp_enable is set, open() adds "zcomp" to the
- * PML base's include list and init() answers with priority 0, so that the
- * base selects the real PML (ob1) and then closes us as "not selected".  In
- * that close we save the selected component and module and install a copy
- * of the module whose send and start functions are ours; every receive and
- * probe function stays the wrapped PML's own (the receive side works from
- * the marked-message hook).  Finalize restores the wrapped PML.
+ * Interposition: zcomp is never a candidate of the PML selection (init()
+ * returns no module); the base selects the real PML and then closes us as
+ * "not selected".  In that close, when pml_zcomp_enable is set, we look at
+ * the winner: if it supports marked messages (ob1) we save the selected
+ * component and module and install a copy of the module whose send and
+ * start functions are ours; every receive and probe function stays the
+ * wrapped PML's own (the receive side works from the marked-message hook).
+ * Finalize restores the wrapped PML.  Any other winner (ucx, cm) runs alone,
+ * untouched: rank 0 says so once (help topic "other-pml") and zcomp is
+ * unloaded like a PML that lost the selection (issue 23).
+ *
+ * The base loads only the PML components the "pml" MCA parameter names
+ * (all of them when it is unset or an exclusion list); core patch 0009 adds
+ * zcomp to such an include list, so "--mca pml ob1" and "--mca pml ucx"
+ * load it too (README.md, "Other PMLs").
  */
 #include "ompi_config.h"
 
@@ -232,7 +240,8 @@ static int zc_register(void)
 
     (void) mca_base_component_var_register(c, "enable",
         "Compress point-to-point messages transparently: wrap the selected PML (ob1) "
-        "with zcomp (0 = off: Open MPI behaves exactly as without zcomp)",
+        "with zcomp (0 = off: Open MPI behaves exactly as without zcomp).  Another PML "
+        "(ucx, cm) runs alone, uncompressed, and rank 0 says so",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_2, MCA_BASE_VAR_SCOPE_READONLY,
         &p->enable);
 
@@ -259,8 +268,11 @@ static int zc_register(void)
     return OMPI_SUCCESS;
 }
 
-/* Does the user's "pml" selection name us?  zcomp is not a PML of its own. */
-static bool zc_named_in_pml_selection(void)
+/* Does the user's "pml" selection offer us as the PML?  The base selects
+ * among the components whose name starts its include list's value, so
+ * "zcomp" and "zcomp,ob1" do (zcomp is not a PML of its own), while
+ * "ob1,zcomp" only makes the base load zcomp, which then wraps ob1. */
+static bool zc_offered_as_pml(void)
 {
     const char **value = NULL;
     int id = mca_base_var_find("ompi", "pml", NULL, NULL);
@@ -268,16 +280,13 @@ static bool zc_named_in_pml_selection(void)
         || NULL == value || NULL == value[0]) {
         return false;
     }
-    return NULL != strstr(value[0], "zcomp") && '^' != value[0][0];
+    return 0 == strncmp(value[0], "zcomp", strlen("zcomp"));
 }
 
 static int zc_open(void)
 {
     mca_pml_zcomp.output = opal_output_open(NULL);
     opal_output_set_verbosity(mca_pml_zcomp.output, mca_pml_zcomp.p.verbose);
-    if (mca_pml_zcomp.p.enable && !zc_named_in_pml_selection()) {
-        opal_pointer_array_add(&mca_pml_base_pml, strdup("zcomp"));
-    }
     return OMPI_SUCCESS;
 }
 
@@ -295,17 +304,42 @@ static int zc_enable(bool enable)
     return mca_pml_zcomp_wrapped.pml_enable(enable);
 }
 
+static void zc_close_output(void)
+{
+    if (mca_pml_zcomp.output >= 0) {
+        opal_output_close(mca_pml_zcomp.output);
+        mca_pml_zcomp.output = -1;
+    }
+}
+
 static int zc_close(void)
 {
+    const char *winner = mca_pml_base_selected_component.pmlm_version.mca_component_name;
+
     if (zc_interposed) {
         return OMPI_SUCCESS;
     }
     if (!mca_pml_zcomp.p.enable || NULL == mca_pml_base_selected_component.pmlm_init) {
         /* off, or the framework closes without a selection (ompi_info) */
-        if (mca_pml_zcomp.output >= 0) {
-            opal_output_close(mca_pml_zcomp.output);
-            mca_pml_zcomp.output = -1;
+        zc_close_output();
+        return OMPI_SUCCESS;
+    }
+    if (0 == (mca_pml.pml_flags & MCA_PML_BASE_FLAG_MARKED)) {
+        /* A PML without marked messages (ucx, cm): zcomp could only send
+         * raw through a wrapper.  Stay out of the way instead, as if off:
+         * mca_pml stays the winner's own module (no wrapper on the hot
+         * path, no progress callback, no receive hook, nothing in the
+         * modex), and the base unloads us with the other losers.  The
+         * selection is the same in every process of the job, so one
+         * process tells the user, locally as the suite does: no "N more
+         * processes" lines, no N copies where nothing aggregates (srun),
+         * and stock ORTE 4.1.4 can lose forwarded show_help messages. */
+        if (0 == OMPI_PROC_MY_NAME->vpid) {
+            common_suite_show_help("help-pml-zcomp.txt", "other-pml", winner, winner, winner);
         }
+        ZC_VERBOSE(1, "zcomp: not wrapping pml %s (zcomp needs marked messages, which only "
+                   "ob1 has): messages are sent uncompressed", winner);
+        zc_close_output();
         return OMPI_SUCCESS;
     }
     /* Called by the PML selection for the losing components, after the
@@ -348,7 +382,6 @@ static int zc_activate(void)
     OBJ_CONSTRUCT(&mca_pml_zcomp.sends, opal_list_t);
     OBJ_CONSTRUCT(&mca_pml_zcomp.recvs, opal_list_t);
     mca_pml_zcomp.next_ptag = 0;
-    mca_pml_zcomp.can_mark = 0 != (mca_pml_zcomp_wrapped.pml_flags & MCA_PML_BASE_FLAG_MARKED);
 
     /* every process checks and says what it does with its own value */
     p->chunk_size = (unsigned long) zc_in_range_or_default("pml_zcomp_chunk_size",
@@ -374,11 +407,6 @@ static int zc_activate(void)
         opal_show_help("help-pml-zcomp.txt", "no-compress", true);
         p->strategy = ZC_STRATEGY_NEVER;
     }
-    if (!mca_pml_zcomp.can_mark && ZC_STRATEGY_NEVER != p->strategy) {
-        opal_show_help("help-pml-zcomp.txt", "pml-cannot-mark", true,
-                       zc_wrapped_component.pmlm_version.mca_component_name);
-        p->strategy = ZC_STRATEGY_NEVER;
-    }
     if (ZC_STRATEGY_ALWAYS == p->strategy) {
         mca_pml_zcomp.always_codec = opal_compress_base_find(p->codec);
         if (NULL == mca_pml_zcomp.always_codec) {
@@ -387,13 +415,10 @@ static int zc_activate(void)
             p->strategy = ZC_STRATEGY_NEVER;
         }
     }
-    if (ZC_STRATEGY_NEVER != p->strategy) {
-        mca_pml_base_marked_recv_hook = mca_pml_zcomp_recv_hook;
-    } else {
-        /* a peer may still compress (its parameters may differ) */
-        mca_pml_base_marked_recv_hook = mca_pml_zcomp.can_mark ? mca_pml_zcomp_recv_hook : NULL;
-    }
-    if (NULL != mca_pml_base_marked_recv_hook) {
+    /* also with strategy never: a peer may still compress (its parameters
+     * may differ); zc_close wraps only a PML with marked messages */
+    mca_pml_base_marked_recv_hook = mca_pml_zcomp_recv_hook;
+    {
         /* before MPI_Init's modex fence: peers compress only to processes
          * that published this (zc_peer_has_zcomp) */
         uint32_t v = ZC_VERSION;
@@ -418,18 +443,21 @@ static int zc_activate(void)
 static mca_pml_base_module_t *zc_init(int *priority, bool enable_progress_threads,
                                       bool enable_mpi_threads)
 {
+    (void) priority;
     (void) enable_progress_threads;
     (void) enable_mpi_threads;
-    if (zc_named_in_pml_selection()) {
+    /* The base calls this only when the "pml" parameter starts with our
+     * name (zcomp no longer adds itself to the base's include list). */
+    if (zc_offered_as_pml()) {
         opal_show_help("help-pml-zcomp.txt", "not-a-pml", true);
         ompi_rte_abort(1, NULL);
         return NULL;
     }
-    if (!mca_pml_zcomp.p.enable) {
-        return NULL;
-    }
-    *priority = 0; /* present, but never the winner: we wrap the winner */
-    return &mca_pml_zcomp_wrapped;
+    /* Never a candidate: zc_close wraps the winner.  (Until issue 23 this
+     * returned an empty module at priority 0, which won when no real PML
+     * could run, "--mca pml ^ob1" without UCX devices for example, and
+     * MPI_Init then called through its NULL functions.) */
+    return NULL;
 }
 
 static int zc_finalize(void)

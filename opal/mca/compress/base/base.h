@@ -24,7 +24,8 @@ OPAL_DECLSPEC extern opal_compress_base_component_t opal_compress_base_selected_
  * only checks that it is open.  Never fails because no codec is available. */
 OPAL_DECLSPEC int opal_compress_base_select(void);
 
-/* Codec lookup; NULL when the codec is unknown, excluded or not built. */
+/* Codec lookup; NULL when the codec is unknown, excluded or not built.
+ * Open MPI 4.1's component names work too: "bzip" finds bzip2. */
 OPAL_DECLSPEC const opal_compress_codec_t *opal_compress_base_find(const char *name);
 
 /* Lookup by wire id: one array index, for the receive path. */
@@ -42,6 +43,11 @@ OPAL_DECLSPEC int opal_compress_base_codecs(const opal_compress_codec_t **list, 
 OPAL_DECLSPEC int opal_compress_base_file_compress(const opal_compress_codec_t *codec,
                                                    const char *fname, const char *cname);
 OPAL_DECLSPEC int opal_compress_base_file_decompress(const char *cname, const char *fname);
+/* The same in a component's own file format (gzip's .gz, bzip's .bz2). */
+OPAL_DECLSPEC int opal_compress_base_file_compress_format(const opal_compress_base_file_format_t *fmt,
+                                                          const char *fname, const char *cname);
+OPAL_DECLSPEC int opal_compress_base_file_decompress_format(const opal_compress_base_file_format_t *fmt,
+                                                            const char *cname, const char *fname);
 
 /* For components: register an integer knob "compress_<component>_<name>"
  * (level 5, read-only after start) and check its range at open, saying what
@@ -61,10 +67,15 @@ OPAL_DECLSPEC int opal_compress_base_check_range(opal_compress_base_component_t 
  * has this one shape, so that a new codec's component is one line; the
  * mca_base_component_t fields keep Open MPI's names.
  */
-#define OPAL_COMPRESS_COMPONENT(comp, prio, open, reg)                              \
+#define OPAL_COMPRESS_COMPONENT(comp, prio, open, reg) \
+    OPAL_COMPRESS_COMPONENT_FILE(comp, prio, open, reg, NULL)
+
+/* The same for a component that writes upstream's file format fmt (a
+ * const opal_compress_base_file_format_t *) when it is the file codec. */
+#define OPAL_COMPRESS_COMPONENT_FILE(comp, prio, open, reg, fmt)                   \
     opal_compress_base_component_t mca_compress_##comp##_component = {              \
         .base_version = {                                                           \
-            OPAL_COMPRESS_BASE_VERSION_3_0_0,                                       \
+            OPAL_COMPRESS_BASE_VERSION_3_1_0,                                       \
             .mca_component_name = #comp,                                            \
             MCA_BASE_MAKE_VERSION(component, OPAL_MAJOR_VERSION, OPAL_MINOR_VERSION, \
                                   OPAL_RELEASE_VERSION),                            \
@@ -74,6 +85,7 @@ OPAL_DECLSPEC int opal_compress_base_check_range(opal_compress_base_component_t 
         .base_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},                          \
         .codec = &mca_compress_##comp##_codec,                                      \
         .priority = (prio),                                                         \
+        .file_format = (fmt),                                                       \
     }
 
 /*
@@ -83,10 +95,14 @@ OPAL_DECLSPEC int opal_compress_base_check_range(opal_compress_base_component_t 
  * lo .. hi (evaluated when the component opens) so that a bad value
  * disables this codec with a message.
  */
-#define OPAL_COMPRESS_COMPONENT_WITH_INT(comp, prio, knob, lo, hi, help)                \
+#define OPAL_COMPRESS_COMPONENT_WITH_INT(comp, prio, knob, lo, hi, help) \
+    OPAL_COMPRESS_COMPONENT_WITH_INT_FILE(comp, prio, NULL, knob, lo, hi, help)
+
+/* The same with upstream's file format fmt (OPAL_COMPRESS_COMPONENT_FILE). */
+#define OPAL_COMPRESS_COMPONENT_WITH_INT_FILE(comp, prio, fmt, knob, lo, hi, help)      \
     static int comp##_register(void);                                                   \
     static int comp##_open(void);                                                       \
-    OPAL_COMPRESS_COMPONENT(comp, prio, comp##_open, comp##_register);                  \
+    OPAL_COMPRESS_COMPONENT_FILE(comp, prio, comp##_open, comp##_register, fmt);        \
     static int comp##_register(void)                                                    \
     {                                                                                   \
         return opal_compress_base_register_int(&mca_compress_##comp##_component, #knob, \

@@ -16,6 +16,10 @@
  *
  * The version says which checksum the blocks carry: 2 (written) the
  * suite's opal_compress_base_checksum, 1 (still read) checksum_v1 below.
+ *
+ * Components that keep an Open MPI 4.1 name (gzip, bzip) have their own
+ * file format instead, upstream's; the _format functions at the end open,
+ * check and clean up around it as for the container.
  */
 #include "opal_config.h"
 
@@ -223,4 +227,43 @@ done:
         rc = OPAL_ERR_UNPACK_FAILURE;
     }
     return finish(rc, in, out, fname, raw, z);
+}
+
+int opal_compress_base_file_compress_format(const opal_compress_base_file_format_t *fmt,
+                                            const char *fname, const char *cname)
+{
+    struct stat st;
+    FILE *in = NULL, *out = NULL;
+    int rc;
+
+    if (0 != stat(fname, &st) || !S_ISREG(st.st_mode)) {
+        opal_show_help("help-opal-compress.txt", "not-a-file", true, fname);
+        return OPAL_ERR_NOT_SUPPORTED;
+    }
+    if (NULL == (in = fopen(fname, "rb")) || NULL == (out = fopen(cname, "wb"))) {
+        opal_show_help("help-opal-compress.txt", "file-io", true, NULL == in ? fname : cname,
+                       strerror(errno));
+        rc = OPAL_ERR_FILE_OPEN_FAILURE;
+    } else {
+        rc = fmt->compress(in, out);
+    }
+    return finish(rc, in, out, cname, NULL, NULL);
+}
+
+int opal_compress_base_file_decompress_format(const opal_compress_base_file_format_t *fmt,
+                                              const char *cname, const char *fname)
+{
+    FILE *in = NULL, *out = NULL;
+    const char *why = NULL;
+    int rc;
+
+    if (NULL == (in = fopen(cname, "rb")) || NULL == (out = fopen(fname, "wb"))) {
+        opal_show_help("help-opal-compress.txt", "file-io", true, NULL == in ? cname : fname,
+                       strerror(errno));
+        rc = OPAL_ERR_FILE_OPEN_FAILURE;
+    } else if (OPAL_ERR_UNPACK_FAILURE == (rc = fmt->decompress(in, out, &why))) {
+        opal_show_help("help-opal-compress.txt", "file-corrupt", true, cname,
+                       NULL != why ? why : "it is corrupt");
+    }
+    return finish(rc, in, out, fname, NULL, NULL);
 }

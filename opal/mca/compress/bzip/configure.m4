@@ -1,0 +1,26 @@
+# -*- shell-script -*-
+#
+# Copyright (c) 2026 The ompi-research-components authors.
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# MCA_opal_compress_bzip_CONFIG([action-if-can-compile], [action-if-cant-compile])
+# Build bzip (Open MPI 4.1's name for the bzip2 codec) when bzlib.h and
+# libbz2 are found (Debian: libbz2-dev), as for bzip2.
+AC_DEFUN([MCA_opal_compress_bzip_CONFIG],[
+    AC_CONFIG_FILES([opal/mca/compress/bzip/Makefile])
+    OPAL_VAR_SCOPE_PUSH([opal_compress_bzip_happy])
+
+    OPAL_CHECK_PACKAGE([compress_bzip], [bzlib.h], [bz2], [BZ2_bzBuffToBuffCompress], [], [], [],
+                       [opal_compress_bzip_happy=yes],
+                       [opal_compress_bzip_happy=no])
+
+    AS_IF([test "$opal_compress_bzip_happy" = "yes"],
+          [$1],
+          [AC_MSG_WARN([compress:bzip will not be built: bzlib.h or libbz2 not found (Debian package libbz2-dev)])
+           $2])
+
+    AC_SUBST([compress_bzip_CPPFLAGS])
+    AC_SUBST([compress_bzip_LDFLAGS])
+    AC_SUBST([compress_bzip_LIBS])
+    OPAL_VAR_SCOPE_POP
+])dnl

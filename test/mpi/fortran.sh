@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026 The ompi-research-components authors.
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# The Fortran and C++ bindings of this installation (issue 23): ompi_info
+# lists mpif.h, use mpi, use mpi_f08 and C++; this installation's mpifort
+# builds test/mpi/src/f_mpifh.f90 (include 'mpif.h'), f_usempi.f90 (use
+# mpi) and f_f08.f90 (use mpi_f08, collective MPI-IO with fcoll
+# la_twophase selected, its verbose line proving it ran), and mpicxx builds
+# cxx_bindings.cc (MPI::COMM_WORLD); each runs on 2 to 4 ranks and checks
+# its own results (a wrong one exits non-zero).  Then the ABI promise for
+# Fortran and C++: the same sources built with Debian's own wrappers
+# (mpifort.openmpi, mpicxx.openmpi: openmpi-bin, with libopenmpi-dev's
+# headers and modules) resolve libmpi_mpifh.so.40, libmpi_usempif08.so.40,
+# libmpi_cxx.so.40 and libmpi.so.40 from $PREFIX/lib under
+# LD_LIBRARY_PATH=$PREFIX/lib and run there, la_twophase included.
+#
+# mpif.h declares no interfaces, so gfortran 10 and later reject one buffer
+# argument passed with two types unless given -fallow-argument-mismatch (as
+# with any MPI's mpif.h): f_mpifh is built with it.
+. "$TEST_LIB"
+MPIFORT=$PREFIX/bin/mpifort
+MPICXX=$PREFIX/bin/mpicxx
+SRC=$TOP/test/mpi/src
+MH=(-O2 -fallow-argument-mismatch -w)
+
+"$OMPI_INFO" --parsable >info.txt
+for b in 'bindings:mpif.h:yes' 'bindings:use_mpi:"?yes' 'bindings:use_mpi_f08:yes' 'bindings:cxx:yes'; do
+    assert_grep "^$b" info.txt "ompi_info --parsable: no '$b' (built without --enable-mpi-fortran=all / --enable-mpi-cxx?)"
+done
+for l in libmpi_mpifh libmpi_usempif08 libmpi_usempi_ignore_tkr libmpi_cxx; do
+    [ -e "$PREFIX/lib/$l.so.40" ] || fail "no $PREFIX/lib/$l.so.40"
+done
+
+"$MPIFORT" "${MH[@]}" -o f_mpifh "$SRC/f_mpifh.f90" || fail "mpifort could not build f_mpifh.f90"
+"$MPIFORT" -O2 -Wall -o f_usempi "$SRC/f_usempi.f90" || fail "mpifort could not build f_usempi.f90"
+"$MPIFORT" -O2 -Wall -o f_f08 "$SRC/f_f08.f90" || fail "mpifort could not build f_f08.f90"
+"$MPICXX" -O2 -Wall -Werror -o cxx "$SRC/cxx_bindings.cc" || fail "mpicxx could not build cxx_bindings.cc"
+
+LAT=(--mca fcoll la_twophase --mca fcoll_base_verbose 10)
+check() {   # check NAME WANT NP [mpirun args] PROGRAM [args]
+    local name=$1 want=$2 np=$3; shift 3
+    run_to 120 "$name.txt" -np "$np" "$@" || { tail -n 30 "$name.txt"; fail "$name: exit status non-zero"; }
+    assert_grep "^$want: $np ranks OK" "$name.txt" "$name: no '$want: $np ranks OK'"
+    assert_no_grep 'FAILED|wrong result' "$name.txt" "$name"
+}
+# programs of the Debian wrappers carry no run path: ranks take libmpi from
+# LD_LIBRARY_PATH, set for the test programs of both builds
+export LD_LIBRARY_PATH=$PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+for np in 2 3 4; do
+    check "mpifh-$np" f_mpifh "$np" ./f_mpifh
+    check "usempi-$np" f_usempi "$np" ./f_usempi
+    check "f08-$np" f_f08 "$np" "${LAT[@]}" ./f_f08 "$TEST_TMP/f08-$np.dat"
+    assert_grep "fcoll:la_twophase: $np processes" "f08-$np.txt" "f_f08 on $np ranks: la_twophase did not run the collective"
+    [ "$(stat -c %s "$TEST_TMP/f08-$np.dat")" -eq $((np * 48 * 1000 * 4)) ] || fail "f_f08 on $np ranks: file size"
+done
+for np in 2 3; do check "cxx-$np" cxx_bindings "$np" ./cxx; done
+echo "this installation's mpifort (mpif.h, use mpi, use mpi_f08) and mpicxx: OK"
+
+# The ABI promise, with Debian's wrappers
+DEBFORT=/usr/bin/mpifort.openmpi DEBCXX=/usr/bin/mpicxx.openmpi
+if [ ! -x "$DEBFORT" ] || [ ! -x "$DEBCXX" ] ||
+   [ "$(dpkg-query -W -f='${Status}\n' openmpi-bin libopenmpi-dev 2>/dev/null | grep -c 'install ok installed')" -ne 2 ]; then
+    skip "Debian's openmpi-bin/libopenmpi-dev are not installed: the ABI check with Debian's mpifort did not run (this installation's bindings passed)"
+fi
+env -u LD_LIBRARY_PATH "$DEBFORT" "${MH[@]}" -o deb_mpifh "$SRC/f_mpifh.f90" || fail "Debian's mpifort could not build f_mpifh.f90"
+env -u LD_LIBRARY_PATH "$DEBFORT" -O2 -o deb_f08 "$SRC/f_f08.f90" || fail "Debian's mpifort could not build f_f08.f90"
+env -u LD_LIBRARY_PATH "$DEBCXX" -O2 -o deb_cxx "$SRC/cxx_bindings.cc" || fail "Debian's mpicxx could not build cxx_bindings.cc"
+# built against Debian's libraries ...
+env -u LD_LIBRARY_PATH ldd deb_f08 >ldd-debian.txt
+assert_grep "libmpi_usempif08\.so\.40 => /usr/lib/" ldd-debian.txt "deb_f08 is not linked with Debian's libmpi_usempif08.so.40"
+# ... resolved from this installation
+ldd deb_f08 >ldd-f08.txt; ldd deb_mpifh >ldd-mpifh.txt; ldd deb_cxx >ldd-cxx.txt
+for l in libmpi_usempif08 libmpi_usempi_ignore_tkr libmpi_mpifh libmpi; do
+    assert_grep "^\s*$l\.so\.40 => $PREFIX/lib/$l\.so\.40 " ldd-f08.txt "deb_f08: $l.so.40 not from $PREFIX/lib"
+done
+for l in libmpi_mpifh libmpi; do
+    assert_grep "^\s*$l\.so\.40 => $PREFIX/lib/$l\.so\.40 " ldd-mpifh.txt "deb_mpifh: $l.so.40 not from $PREFIX/lib"
+done
+for l in libmpi_cxx libmpi; do
+    assert_grep "^\s*$l\.so\.40 => $PREFIX/lib/$l\.so\.40 " ldd-cxx.txt "deb_cxx: $l.so.40 not from $PREFIX/lib"
+done
+assert_no_grep 'not found' ldd-f08.txt "deb_f08: a library not found"
+grep -E 'libmpi' ldd-f08.txt
+for np in 2 4; do
+    check "deb-mpifh-$np" f_mpifh "$np" ./deb_mpifh
+    check "deb-f08-$np" f_f08 "$np" "${LAT[@]}" ./deb_f08 "$TEST_TMP/deb-f08-$np.dat"
+    assert_grep "fcoll:la_twophase: $np processes" "deb-f08-$np.txt" "Debian-built f_f08 on $np ranks: la_twophase did not run"
+done
+check deb-cxx-3 cxx_bindings 3 ./deb_cxx
+echo "Debian-built Fortran and C++ programs on this installation: OK"
