@@ -119,6 +119,31 @@ configure_args() {
         "--without-hcoll" "--without-fca" "--without-ucc" "--without-lsf" "--without-alps"
 }
 
+# Debian's openmpi-bin ships these site defaults in
+# /etc/openmpi/openmpi-mca-params.conf (see its README.Debian): UCX, the
+# verbs and libfabric BTLs and the OFI MTL are built but not chosen by
+# default, so that machines without RDMA hardware get no device warnings and
+# no libfabric provider over plain TCP (the OFI MTL would otherwise take
+# every job off ob1), and windows go to osc rdma, not pt2pt, which refuses
+# MPI_THREAD_MULTIPLE.  A drop-in replacement has the same defaults; a site
+# with InfiniBand or Omni-Path edits them out, as on Debian.  Written once,
+# in a marked block, after what the site file already holds.
+site_defaults() {
+    local conf=$PREFIX/etc/openmpi-mca-params.conf
+    [ -f "$conf" ] || die "make install did not install $conf"
+    grep -q '^# >>> Debian site defaults' "$conf" && return 0
+    cat >>"$conf" <<'CONF'
+# >>> Debian site defaults (written by quickstart.sh; as Debian's openmpi-bin)
+btl_base_warn_component_unused = 0
+mtl = ^ofi
+btl = ^uct,openib,ofi
+pml = ^ucx
+osc = ^ucx,pt2pt
+# <<< Debian site defaults
+CONF
+    say "site defaults as Debian's written to $conf"
+}
+
 do_build() {
     local t0 t1
     install_deps
@@ -170,6 +195,7 @@ do_build() {
         die "build failed (log: $LOGS/make.log)"
     fi
     t1=$(stamp); say "installed ($((t1 - t0)) s)"
+    site_defaults
     "$PREFIX/bin/ompi_info" --version >/dev/null 2>&1 \
         || die "the installed ompi_info does not run ($PREFIX/bin/ompi_info)"
 }

@@ -65,26 +65,37 @@ if [ ! -x "$DEBFORT" ] || [ ! -x "$DEBCXX" ] ||
     skip "Debian's openmpi-bin/libopenmpi-dev are not installed: the ABI check with Debian's mpifort did not run (this installation's bindings passed)"
 fi
 env -u LD_LIBRARY_PATH "$DEBFORT" "${MH[@]}" -o deb_mpifh "$SRC/f_mpifh.f90" || fail "Debian's mpifort could not build f_mpifh.f90"
+env -u LD_LIBRARY_PATH "$DEBFORT" -O2 -o deb_usempi "$SRC/f_usempi.f90" || fail "Debian's mpifort could not build f_usempi.f90"
 env -u LD_LIBRARY_PATH "$DEBFORT" -O2 -o deb_f08 "$SRC/f_f08.f90" || fail "Debian's mpifort could not build f_f08.f90"
 env -u LD_LIBRARY_PATH "$DEBCXX" -O2 -o deb_cxx "$SRC/cxx_bindings.cc" || fail "Debian's mpicxx could not build cxx_bindings.cc"
-# built against Debian's libraries ...
-env -u LD_LIBRARY_PATH ldd deb_f08 >ldd-debian.txt
-assert_grep "libmpi_usempif08\.so\.40 => /usr/lib/" ldd-debian.txt "deb_f08 is not linked with Debian's libmpi_usempif08.so.40"
-# ... resolved from this installation
-ldd deb_f08 >ldd-f08.txt; ldd deb_mpifh >ldd-mpifh.txt; ldd deb_cxx >ldd-cxx.txt
-for l in libmpi_usempif08 libmpi_usempi_ignore_tkr libmpi_mpifh libmpi; do
-    assert_grep "^\s*$l\.so\.40 => $PREFIX/lib/$l\.so\.40 " ldd-f08.txt "deb_f08: $l.so.40 not from $PREFIX/lib"
-done
-for l in libmpi_mpifh libmpi; do
-    assert_grep "^\s*$l\.so\.40 => $PREFIX/lib/$l\.so\.40 " ldd-mpifh.txt "deb_mpifh: $l.so.40 not from $PREFIX/lib"
-done
-for l in libmpi_cxx libmpi; do
-    assert_grep "^\s*$l\.so\.40 => $PREFIX/lib/$l\.so\.40 " ldd-cxx.txt "deb_cxx: $l.so.40 not from $PREFIX/lib"
-done
-assert_no_grep 'not found' ldd-f08.txt "deb_f08: a library not found"
-grep -E 'libmpi' ldd-f08.txt
+# linked (Debian's wrappers link --as-needed) with Debian's libraries ...
+needs() {   # needs PROGRAM LIB: PROGRAM names LIB.so.40, found in Debian's directory without LD_LIBRARY_PATH
+    local d; d=$(readelf -d "$1")
+    grep -qF "Shared library: [$2.so.40]" <<<"$d" || { grep NEEDED <<<"$d"; fail "$1 does not need $2.so.40"; }
+    d=$(env -u LD_LIBRARY_PATH ldd "$1")
+    grep -qE "^\s*$2\.so\.40 => (/usr)?/lib/" <<<"$d" || { echo "$d"; fail "$1: $2.so.40 is not Debian's without LD_LIBRARY_PATH"; }
+}
+needs deb_mpifh libmpi_mpifh
+needs deb_usempi libmpi_mpifh
+needs deb_f08 libmpi_usempif08
+needs deb_cxx libmpi_cxx
+# ... and resolved from this installation with LD_LIBRARY_PATH=$PREFIX/lib
+resolves() {   # resolves PROGRAM LIB...
+    local p=$1 l; shift
+    ldd "$p" >"ldd-$p.txt"
+    assert_no_grep 'not found' "ldd-$p.txt" "$p: a library not found"
+    for l in "$@"; do
+        assert_grep "^\s*$l\.so\.40 => $PREFIX/lib/$l\.so\.40 " "ldd-$p.txt" "$p: $l.so.40 not from $PREFIX/lib"
+    done
+}
+resolves deb_mpifh libmpi_mpifh libmpi libopen-rte libopen-pal
+resolves deb_usempi libmpi_mpifh libmpi
+resolves deb_f08 libmpi_usempif08 libmpi_mpifh libmpi
+resolves deb_cxx libmpi_cxx libmpi
+grep -E 'libmpi|libopen' ldd-deb_f08.txt
 for np in 2 4; do
     check "deb-mpifh-$np" f_mpifh "$np" ./deb_mpifh
+    check "deb-usempi-$np" f_usempi "$np" ./deb_usempi
     check "deb-f08-$np" f_f08 "$np" "${LAT[@]}" ./deb_f08 "$TEST_TMP/deb-f08-$np.dat"
     assert_grep "fcoll:la_twophase: $np processes" "deb-f08-$np.txt" "Debian-built f_f08 on $np ranks: la_twophase did not run"
 done
