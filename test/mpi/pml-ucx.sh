@@ -6,7 +6,9 @@
 #
 # pml ucx is forced on a machine without InfiniBand, over UCX's shared memory
 # (sysv/posix + cma, and self) and, for the component tests, over TCP on the
-# loopback.  The settings (environment, so that MPICH's runs get them too):
+# loopback.  The settings (environment, so that MPICH's runs get them too;
+# the environment overrides the site defaults quickstart.sh installs as
+# Debian does, pml = ^ucx and osc = ^ucx,pt2pt):
 #   OMPI_MCA_pml=ucx          forced: no silent fallback to ob1
 #   OMPI_MCA_pml_ucx_tls=any  4.1.4's pml ucx runs only if UCX offers one of
 #                             rc_verbs,ud_verbs,rc_mlx5,dc_mlx5,ud_mlx5,cuda_ipc,
@@ -15,14 +17,21 @@
 #                             =any as well would make ucx win at priority 51
 #                             without naming it; forced, 19 is enough.)
 #   OMPI_MCA_osc=ucx,sm       one-sided over UCX as well (sm for shared windows,
-#                             which osc ucx declines); the default would be osc
+#                             which osc ucx declines); the site default is osc
 #                             rdma over the BTLs, and osc pt2pt hangs under pml
-#                             ucx (4 ranks, passive target)
+#                             ucx (4 ranks, fence then passive target)
+#   OMPI_MCA_mpi_yield_when_idle=1
+#                             UCX polls without sleeping: mpirun turns this on
+#                             by itself only when ranks outnumber cores (4 ranks
+#                             on 2 cores without it: MPICH's ctxsplit did not end
+#                             in 13 min, 24 s with it); on for 2 ranks too, for
+#                             a CI machine that runs something else
 #   UCX_TLS=sm,self           shared memory; or UCX_TLS=tcp,self with
 #                             UCX_NET_DEVICES=lo for TCP on the loopback only
-# Nothing else is needed and nothing warns: btl openib is silent without a
-# device, btl uct is not built against UCX 1.13 (4.1.4 accepts UCT <= 1.8),
-# and mpirun sets mpi_yield_when_idle when ranks outnumber cores.
+# Nothing else is needed and nothing warns, even with every BTL allowed and
+# btl_base_warn_component_unused=1: btl openib fails its init silently without
+# a device, btl ofi initializes (libfabric's own providers) and stays unused,
+# and btl uct is not built against UCX 1.13 (4.1.4 accepts UCT <= 1.8).
 #
 # Runs: the selection and the transports really used (pml_base_verbose,
 # UCX's ep_cfg lines) and a clean verified exchange on each transport;
@@ -40,7 +49,7 @@
 "$OMPI_INFO" --parsable | grep -q '^mca:osc:ucx:' ||
     skip "this installation has pml ucx but no osc ucx"
 
-UCX=(OMPI_MCA_pml=ucx OMPI_MCA_pml_ucx_tls=any OMPI_MCA_osc=ucx,sm)
+UCX=(OMPI_MCA_pml=ucx OMPI_MCA_pml_ucx_tls=any OMPI_MCA_osc=ucx,sm OMPI_MCA_mpi_yield_when_idle=1)
 SM=(UCX_TLS=sm,self)
 TCP=(UCX_TLS=tcp,self UCX_NET_DEVICES=lo)
 export "${UCX[@]}" "${SM[@]}"
@@ -129,8 +138,11 @@ lat tcp views-3 3 --mca fcoll_la_twophase_num_aggregators 2 -- views
 note "la_twophase done at ${SECONDS}s"
 
 # ---- MPICH, the directories of mpich-comm-store.sh, mpich-threads-comm-store.sh
-# and mpich-io-la-twophase.sh, once each, over shared memory ---------------------
-mpich_clean comm-radix comm -- "${UCX[@]}" "${SM[@]}" OMPI_MCA_comm_store=radix
+# and mpich-io-la-twophase.sh, once each, over shared memory.  comm/ only with
+# its tests of at most 4 ranks (ctxalloc and ctxsplit, the CID-heavy ones,
+# included), as mpich-zcomp.sh does for coll/: the whole directory takes
+# 130 s under pml ucx on 2 cores -------------------------------------------------
+MPICH_MAX_NP=4 mpich_clean comm-radix comm -- "${UCX[@]}" "${SM[@]}" OMPI_MCA_comm_store=radix
 assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' comm-radix.txt
 mpich_clean threads-comm-rbtree threads/comm -- "${UCX[@]}" "${SM[@]}" OMPI_MCA_comm_store=rbtree \
     OMPI_MCA_comm_store_base_cid_policy=lowest

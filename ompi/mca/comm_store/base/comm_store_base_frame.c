@@ -127,7 +127,8 @@ static int comm_store_base_register(mca_base_register_flag_t flags)
     OBJ_RELEASE(policy_enum);
     register_int("cid_limit",
                  "Upper bound (exclusive) of communicator context ids, below the PML's own "
-                 "limit (0: the PML's limit, 65535 with ob1). Creating a communicator when none "
+                 "limit (0: the PML's limit, 65535 with ob1, 1048575 with ucx; a larger value is "
+                 "the PML's limit). Creating a communicator when none "
                  "is free fails with MPI_ERR_INTERN",
                  NULL, OPAL_INFO_LVL_5, 0, &cid_limit_param);
     for (i = 0; i < sizeof(pvars) / sizeof(pvars[0]); i++) {
