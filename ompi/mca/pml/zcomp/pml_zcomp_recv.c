@@ -24,6 +24,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/show_help.h"
 #include "ompi/mca/pml/base/pml_base_request.h"
+#include "ompi/mca/pml/base/pml_base_recvreq.h"
 
 #include "pml_zcomp.h"
 
@@ -55,6 +56,7 @@ typedef struct zc_rstate_t {
     char *base;
     opal_convertor_t conv;
     bool conv_ready;
+    uint32_t conv_complete; /* the request convertor's CONVERTOR_COMPLETED before the hook */
     uint32_t posted, done;
     zc_rslot_t *slots;
     int nslots;
@@ -155,6 +157,24 @@ void mca_pml_zcomp_recv_hook(struct ompi_request_t *req, const struct iovec *iov
     if (!st->hdr_ok) {
         zc_set_error(st, "its header is corrupt or incomplete");
     }
+
+    /* The wrapped PML (ob1) would next unpack what came with the match
+     * (zcomp's header, maybe the inline chunk) into the user's buffer
+     * through the request's convertor: bytes that are not the user's, up
+     * to the buffer's whole capacity (past the message's end: a receive
+     * larger than the message kept header bytes there), in a length that
+     * need not be a whole number of the datatype's elements, which 4.1.4's
+     * convertor can turn into writes outside the buffer (an indexed type of
+     * long double complex overwrote the stack).  A convertor marked
+     * complete unpacks nothing (ob1's posted-receive path), and a packed
+     * size of 0 skips the unpack of progress_match; marked messages are
+     * always eager single fragments (zcomp sends them only within the
+     * peer's mark_room).  zcomp writes the data itself, and gives the
+     * convertor's state back before completing (a persistent request
+     * starts again with it). */
+    ((mca_pml_base_recv_request_t *) b)->req_bytes_packed = 0;
+    st->conv_complete = b->req_convertor.flags & CONVERTOR_COMPLETED;
+    b->req_convertor.flags |= CONVERTOR_COMPLETED;
 
     if (b->req_free_called) {
         /* freed by the user before it matched: the wrapped PML will recycle
@@ -325,6 +345,8 @@ static void zc_rstate_finish(zc_rstate_t *st)
                1e3 * (mca_pml_zcomp_now() - st->t_start),
                MPI_SUCCESS != st->error ? ": " : "", st->why);
     if (NULL != req) {
+        opal_convertor_t *rc = &((mca_pml_base_request_t *) req)->req_convertor;
+        rc->flags = (rc->flags & ~CONVERTOR_COMPLETED) | st->conv_complete;
         req->req_status._ucount = st->hdr_ok ? (size_t) st->hdr.orig_len : 0;
         if (MPI_SUCCESS != st->error) {
             req->req_status.MPI_ERROR = st->error;
