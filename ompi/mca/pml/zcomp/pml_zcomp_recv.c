@@ -199,8 +199,9 @@ void mca_pml_zcomp_recv_hook(struct ompi_request_t *req, const struct iovec *iov
 
 /* The wrapped PML completed the header message: keep the request pending.
  * It may run in another thread than zcomp's progress: the release store
- * orders ob1's copy of the header into the user's buffer before the chunks
- * that zcomp's progress decodes there (acquire in zc_rstate_advance). */
+ * orders ob1's last writes to the request (its status, the convertor state
+ * the hook set) before zcomp's progress takes the request over (acquire in
+ * zc_rstate_advance). */
 static int zc_recv_complete_cb(ompi_request_t *req)
 {
     zc_rstate_t *st = (zc_rstate_t *) req->req_complete_cb_data;
