@@ -9,8 +9,8 @@
 # configurations that together select every component of the suite:
 #
 #   run  ranks  comm_store (CID policy)  grpmap strategy  pml zcomp                 fcoll        redist
-#   1    3      flat (lowest)            space            always, from 4096 B       la_twophase  unit
-#   2    2      rbtree (highest)         time             always, from 4096 B       la_twophase  cycleshift
+#   1    3      flat (lowest)            space            always, from 1 B          la_twophase  unit
+#   2    2      rbtree (highest)         time             always, from 1 B          la_twophase  cycleshift
 #   3    2      radix (highest)          hybrid           adaptive (the default)    la_twophase  cyclic
 #
 # (every group offered to grpmap: grpmap_base_min_size 0).  Each rank must
@@ -163,29 +163,23 @@ suite() {
     echo "$name: $np ranks, each: Ran $ntests tests, OK (skipped=$SKIPPED), nothing else printed ($((SECONDS - t0)) s)"
 }
 
-# KNOWN BUGS (found by this test on 2026-11-26).  zcomp compressing
-# messages of a few bytes (strategy always, pml_zcomp_threshold 1) fails
-# mpi4py's suite.  Fixed since: ob1 unpacked zcomp's header into the user's
-# buffer (past a short message's end: test_p2p_buf's Sendrecv and
-# Persistent; and a crash in MPI_Bcast of an indexed long double complex
-# type on 3 ranks), now test/mpi/zcomp-tail.sh.  Still open: test_p2p_obj's
-# ManyISendAndRecv (some of 6 isends to self complete before any receive:
-# allowed by MPI, not what ob1 does), Mixed (a message received wrong) and
-# test_p2p_obj_matched's ProbeRecv (mprobe + mrecv gives None), and a hang
-# on 2 ranks later in the suite.  With the default threshold (4096) every
-# run passes.  Until they are fixed the runs below compress from 4096
-# bytes; MPI4PY_ZCOMP_SMALL=1 adds the failing runs (the zcomp README's
-# Gaps).
-suite run1-np3 3 $FULL_TESTS flat space unit always 4096
-suite run2-np2 2 $FULL_TESTS rbtree time cycleshift always 4096
+# Runs 1 and 2 compress every message, down to a single byte
+# (pml_zcomp_threshold 1): this test found three zcomp bugs there on
+# 2026-11-26, all fixed since, each with a test of its own in
+# zcomp_semantics.c or zcomp-tail.sh: ob1 unpacked zcomp's header into the
+# user's buffer (past a short message's end: test_p2p_buf's Sendrecv and
+# Persistent; a crash in MPI_Bcast of an indexed long double complex type
+# on 3 ranks); isends to self completed from zcomp's progress, not in
+# MPI_Isend (test_p2p_obj's ManyISendAndRecv: some of 6 found complete
+# before any receive, and the messages it left behind were what Mixed,
+# ProbeRecv and a later hang received); a receive matched by an MPI_Ssend
+# to self was still pending when MPI_Ssend returned (testTestSomeRecv).
+suite run1-np3 3 $FULL_TESTS flat space unit always 1
+suite run2-np2 2 $FULL_TESTS rbtree time cycleshift always 1
 suite run3-np2 2 $FULL_TESTS radix hybrid cyclic adaptive 4096
-if [ -n "${MPI4PY_ZCOMP_SMALL:-}" ]; then
-    suite small-np2 2 $FULL_TESTS rbtree time cycleshift always 1
-    suite small-np3 3 $FULL_TESTS rbtree time cycleshift always 1
-fi
 if [ -n "${MPI4PY_FULL:-}" ]; then
-    suite run1-np2 2 $FULL_TESTS flat space unit always 4096
-    suite run2-np3 3 $FULL_TESTS rbtree time cycleshift always 4096
+    suite run1-np2 2 $FULL_TESTS flat space unit always 1
+    suite run2-np3 3 $FULL_TESTS rbtree time cycleshift always 1
     suite run3-np3 3 $FULL_TESTS radix hybrid cyclic adaptive 4096
 fi
 echo "mpi4py: OK"

@@ -2,7 +2,8 @@
 # pml/zcomp keeps MPI point-to-point semantics exactly: zcomp_semantics.c
 # (counts seen by Get_count and every probe, non-overtaking also after a
 # tag-specific probe, ANY_SOURCE, truncation, persistent requests, cancel,
-# Ssend/Bsend/Rsend, Sendrecv, different datatype layouts, collectives) in
+# Ssend/Bsend/Rsend, Sendrecv, different datatype layouts, collectives,
+# completion to oneself when stock shows it) in
 # 'always' mode over shared memory and TCP, with 2 and 3 ranks, and in
 # 'adaptive' mode on a path zcomp is told is slow (so that it compresses) and
 # on shared memory (where it must keep data raw).  The MPI_T counters prove

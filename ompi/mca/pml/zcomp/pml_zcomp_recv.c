@@ -68,7 +68,11 @@ typedef struct zc_rstate_t {
 static OBJ_CLASS_INSTANCE(zc_rstate_t, opal_list_item_t, NULL, NULL);
 
 static int zc_recv_complete_cb(ompi_request_t *req);
+static int zc_recv_now_cb(ompi_request_t *req);
 static int zc_recv_free(ompi_request_t **request);
+static bool zc_rstate_start(zc_rstate_t *st);
+static void zc_rstate_report(zc_rstate_t *st);
+static void zc_rstate_release(zc_rstate_t *st);
 
 static size_t zc_gather(const struct iovec *iov, size_t iovcnt, size_t skip, void *out, size_t len)
 {
@@ -176,6 +180,23 @@ void mca_pml_zcomp_recv_hook(struct ompi_request_t *req, const struct iovec *iov
     st->conv_complete = b->req_convertor.flags & CONVERTOR_COMPLETED;
     b->req_convertor.flags |= CONVERTOR_COMPLETED;
 
+    if (!b->req_free_called && (!st->hdr_ok || (st->hdr.flags & ZC_HDR_INLINE))) {
+        /* Everything is here: decode now, and let the wrapped PML complete
+         * the request in this same call, as it would a raw message (a
+         * request completed later, from zcomp's progress, is allowed by MPI
+         * but unlike stock: a program testing right after an MPI_Ssend to
+         * itself finds its receive still pending).  Only the status is
+         * left for the completion callback; nothing here outlives it but
+         * st itself. */
+        zc_rstate_start(st);
+        zc_rstate_report(st);
+        zc_rstate_release(st);
+        st->prev_cb = req->req_complete_cb;
+        st->prev_cb_data = req->req_complete_cb_data;
+        req->req_complete_cb_data = st;
+        req->req_complete_cb = zc_recv_now_cb;
+        return;
+    }
     if (b->req_free_called) {
         /* freed by the user before it matched: the wrapped PML will recycle
          * it without completing it; receive (and drop) the chunks anyway so
@@ -313,7 +334,8 @@ static void zc_chunk(zc_rstate_t *st, uint32_t k, const char *msg, size_t len)
     }
 }
 
-static void zc_rstate_destroy(zc_rstate_t *st)
+/* Everything st holds; st itself stays. */
+static void zc_rstate_release(zc_rstate_t *st)
 {
     int i;
     for (i = 0; i < st->nslots; i++) {
@@ -326,14 +348,30 @@ static void zc_rstate_destroy(zc_rstate_t *st)
         opal_convertor_cleanup(&st->conv);
         OBJ_DESTRUCT(&st->conv);
     }
-    OMPI_DATATYPE_RELEASE(st->dtype);
-    OBJ_RELEASE(st->comm);
+    st->slots = NULL;
+    st->nslots = 0;
+    st->dbuf = NULL;
+    st->inl = NULL;
+    st->conv_ready = false;
+    if (NULL != st->dtype) {
+        OMPI_DATATYPE_RELEASE(st->dtype);
+        st->dtype = NULL;
+    }
+    if (NULL != st->comm) {
+        OBJ_RELEASE(st->comm);
+        st->comm = NULL;
+    }
+}
+
+static void zc_rstate_destroy(zc_rstate_t *st)
+{
+    zc_rstate_release(st);
     OBJ_RELEASE(st);
 }
 
-static void zc_rstate_finish(zc_rstate_t *st)
+/* Counters, the corruption message and the verbose line of one message. */
+static void zc_rstate_report(zc_rstate_t *st)
 {
-    ompi_request_t *req = st->req;
     zc_count(&mca_pml_zcomp.pv_recv_compressed, 1);
     if (MPI_SUCCESS != st->error) {
         zc_count(&mca_pml_zcomp.pv_recv_errors, 1);
@@ -345,17 +383,31 @@ static void zc_rstate_finish(zc_rstate_t *st)
                (unsigned long long) st->hdr.orig_len, st->src, st->tag, st->hdr.nchunks,
                1e3 * (mca_pml_zcomp_now() - st->t_start),
                MPI_SUCCESS != st->error ? ": " : "", st->why);
+}
+
+/* The request's status as a raw receive of the original message would
+ * have it, and its convertor's state back (a persistent request starts
+ * again with it). */
+static void zc_rstate_settle(zc_rstate_t *st, ompi_request_t *req)
+{
+    opal_convertor_t *rc = &((mca_pml_base_request_t *) req)->req_convertor;
+    rc->flags = (rc->flags & ~CONVERTOR_COMPLETED) | st->conv_complete;
+    req->req_status._ucount = st->hdr_ok ? (size_t) st->hdr.orig_len : 0;
+    if (MPI_SUCCESS != st->error) {
+        req->req_status.MPI_ERROR = st->error;
+    } else if (st->hdr.orig_len > st->capacity) {
+        req->req_status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    } else {
+        req->req_status.MPI_ERROR = MPI_SUCCESS;
+    }
+}
+
+static void zc_rstate_finish(zc_rstate_t *st)
+{
+    ompi_request_t *req = st->req;
+    zc_rstate_report(st);
     if (NULL != req) {
-        opal_convertor_t *rc = &((mca_pml_base_request_t *) req)->req_convertor;
-        rc->flags = (rc->flags & ~CONVERTOR_COMPLETED) | st->conv_complete;
-        req->req_status._ucount = st->hdr_ok ? (size_t) st->hdr.orig_len : 0;
-        if (MPI_SUCCESS != st->error) {
-            req->req_status.MPI_ERROR = st->error;
-        } else if (st->hdr.orig_len > st->capacity) {
-            req->req_status.MPI_ERROR = MPI_ERR_TRUNCATE;
-        } else {
-            req->req_status.MPI_ERROR = MPI_SUCCESS;
-        }
+        zc_rstate_settle(st, req);
         req->req_free = st->orig_free;
         if (st->user_freed) {
             ompi_request_t *r = req;
@@ -369,6 +421,21 @@ static void zc_rstate_finish(zc_rstate_t *st)
         }
     }
     zc_rstate_destroy(st);
+}
+
+/* A message decoded in the hook (inline chunk, or a corrupt header): the
+ * wrapped PML completes the request now, as it would a raw message, with
+ * the status zcomp sets here. */
+static int zc_recv_now_cb(ompi_request_t *req)
+{
+    zc_rstate_t *st = (zc_rstate_t *) req->req_complete_cb_data;
+    ompi_request_complete_fn_t prev = st->prev_cb;
+    void *prev_data = st->prev_cb_data;
+
+    zc_rstate_settle(st, req);
+    OBJ_RELEASE(st);
+    req->req_complete_cb_data = prev_data;
+    return NULL != prev ? prev(req) : 0;
 }
 
 static int zc_post_chunk(zc_rstate_t *st, int slot)
