@@ -165,15 +165,16 @@ suite() {
 
 # Runs 1 and 2 compress every message, down to a single byte
 # (pml_zcomp_threshold 1): this test found three zcomp bugs there on
-# 2026-11-26, all fixed since, each with a test of its own in
-# zcomp_semantics.c or zcomp-tail.sh: ob1 unpacked zcomp's header into the
-# user's buffer (past a short message's end: test_p2p_buf's Sendrecv and
-# Persistent; a crash in MPI_Bcast of an indexed long double complex type
-# on 3 ranks); isends to self completed from zcomp's progress, not in
-# MPI_Isend (test_p2p_obj's ManyISendAndRecv: some of 6 found complete
-# before any receive, and the messages it left behind were what Mixed,
-# ProbeRecv and a later hang received); a receive matched by an MPI_Ssend
-# to self was still pending when MPI_Ssend returned (testTestSomeRecv).
+# 2026-11-26, all fixed since, each with a test of its own (zcomp-tail.sh,
+# zcomp_semantics.c's self_completion): ob1 unpacked zcomp's header into
+# the user's buffer (past a short message's end: test_p2p_buf's Sendrecv
+# and Persistent; a crash in MPI_Bcast of an indexed long double complex
+# type on 3 ranks); isends to self completed from zcomp's progress, not in
+# MPI_Isend (test_p2p_obj's ManyISendAndRecv: 5 of 6 found complete
+# between two tests; the messages it left behind were then received by
+# Mixed and ProbeRecv in place of theirs, and a later MPI_Wait hung); a
+# receive matched by an MPI_Ssend to self was still pending when MPI_Ssend
+# returned (testTestSomeRecv).
 suite run1-np3 3 $FULL_TESTS flat space unit always 1
 suite run2-np2 2 $FULL_TESTS rbtree time cycleshift always 1
 suite run3-np2 2 $FULL_TESTS radix hybrid cyclic adaptive 4096

@@ -620,9 +620,10 @@ static void t_collectives(void)
  * its progress: MPI_Testall found none, its progress call completed all,
  * and MPI_Testsome then found five; checked against that code); a posted
  * receive matched by an MPI_Ssend to self is complete when MPI_Ssend
- * returns (mpi4py's testTestSomeRecv found it pending with messages of a
- * few bytes compressed).  Messages of zeros: they compress to a few bytes
- * and travel inline. */
+ * returns (once sends completed at once, the receive still completed from
+ * progress, which the Ssend no longer ran: mpi4py's testTestSomeRecv, and
+ * this part, checked with the send fix alone).  Messages of zeros: they
+ * compress to a few bytes and travel inline. */
 static void t_self_completion(void)
 {
     enum { NREQ = 6 };
