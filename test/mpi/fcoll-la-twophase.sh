@@ -7,13 +7,15 @@
 # blocks overlap (the general planning path) and a view past 2 GiB, at 1
 # to 8 ranks and
 # with the parameters that change the algorithm (tiny cycle buffer, blocks
-# cost, fewer aggregators, one per node, no LAP); MPI_T variables (the
-# gain bound that skips the LAP, the cache); an I/O
+# cost, fewer aggregators, one per node, no LAP, gather-list writes on
+# and off); MPI_T variables (the gain bound that skips the LAP, the cache,
+# the windows written from a gather list); an I/O
 # error comes back as MPI_ERR_IO.
 . "$TEST_LIB"
 "$OMPI_INFO" --param fcoll la_twophase --level 9 >info.txt
 assert_grep 'MCA fcoll: la_twophase' info.txt "ompi_info does not list fcoll la_twophase"
-for p in cycle_buffer_size num_aggregators cost one_per_node min_gain read_self_min read_probe_min; do
+for p in cycle_buffer_size num_aggregators cost one_per_node min_gain read_self_min read_probe_min \
+         write_iov_min; do
     assert_grep "fcoll_la_twophase_$p" info.txt "parameter fcoll_la_twophase_$p missing"
 done
 build_mpi "$TOP/test/mpi/src/fcoll_lat_test.c" t
@@ -51,6 +53,16 @@ run views-2-nolap 2 --mca fcoll_la_twophase_assign 0 -- views
 run views-4-selfread 4 --mca fcoll_la_twophase_read_self_min 1 -- views
 run fuzz-5-selfread 5 --mca fcoll_la_twophase_read_self_min 4096 \
     --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 20
+
+# writes: every window with others' data from a gather list (write_iov_min
+# 1), including overlapping writes, strided memory and tiny cycle buffers
+run views-4-iov 4 --mca fcoll_la_twophase_write_iov_min 1 -- views
+run fuzz-6-iov 6 --mca fcoll_la_twophase_write_iov_min 1 \
+    --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 20
+run views-3-noiov 3 --mca fcoll_la_twophase_write_iov_min 0 -- views
+# MPI_T: 64 KiB records take the gather list, 64-byte ones do not
+run iov 4 --mca io_ompio_num_aggregators 4 -- iov 1
+run iov-off 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_write_iov_min 0 -- iov 0
 
 # random irregular views (chunk sizes, holes, owners, strided memory,
 # displacement, number of calls), against the reference too

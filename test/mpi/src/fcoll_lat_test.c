@@ -917,6 +917,87 @@ static void test_pvars(const char *mode, long maxbuf)
     free(rb);
 }
 
+/* Records of rec bytes dealt round-robin, so every aggregator's window
+ * holds every rank's data: with 64 KiB records each aggregator writes its
+ * window from a gather list (the others' data received contiguously, its
+ * own from the user buffer) when expect_iov, with 64-byte records never
+ * (they average below write_iov_min).  The file must hold every byte. */
+static void test_iov(int expect_iov)
+{
+    const int n = 256 * 1024, recs[2] = { 65536, 64 };
+    char path[4096];
+    unsigned char *b = malloc(n), *rb = malloc(n), *all = NULL;
+    MPI_File fh;
+    MPI_T_pvar_session ses;
+    int provided, i, k, bad = 0;
+
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    snprintf(path, sizeof(path), "%s/iov", dir);
+    MPI_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE,
+                         MPI_INFO_NULL, &fh));
+    MPI_T_pvar_session_create(&ses);
+    for (k = 0; k < 2; k++) {
+        int rec = recs[k];
+        MPI_Datatype c, ft;
+        double w0, w1, agg;
+        for (i = 0; i < n; i++) {
+            b[i] = (unsigned char) (rank * 7 + 3 * i + k);
+        }
+        MPI_Type_contiguous(rec, MPI_BYTE, &c);
+        MPI_Type_create_resized(c, 0, (MPI_Aint) rec * nprocs, &ft);
+        MPI_Type_commit(&ft);
+        MPI_OK(MPI_File_set_view(fh, (MPI_Offset) rec * rank, MPI_BYTE, ft, "native",
+                                 MPI_INFO_NULL));
+        w0 = pvar_read(ses, "fcoll_la_twophase_iov_windows");
+        MPI_OK(MPI_File_write_at_all(fh, 0, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
+        w1 = pvar_read(ses, "fcoll_la_twophase_iov_windows");
+        /* an aggregator allocated a cycle buffer */
+        agg = pvar_read(ses, "fcoll_la_twophase_buffer_last") > 0 ? 1.0 : 0.0;
+        if (nprocs > 1 && 0 == k && expect_iov) {
+            CHECK(w1 >= w0 + agg && (agg > 0 || w1 == w0),
+                  "records of %d: iov_windows %g -> %g on %s", rec, w0, w1,
+                  agg > 0 ? "an aggregator" : "a non-aggregator");
+        } else {
+            CHECK(w1 == w0, "records of %d: iov_windows %g -> %g, expected no change", rec,
+                  w0, w1);
+        }
+        memset(rb, 0, n);
+        MPI_OK(MPI_File_read_at_all(fh, 0, rb, n, MPI_BYTE, MPI_STATUS_IGNORE));
+        CHECK(0 == memcmp(rb, b, n), "records of %d: read back differs", rec);
+        MPI_OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+        /* the whole file, as independent I/O sees it */
+        if (0 == rank) {
+            int64_t tot = (int64_t) n * nprocs, o;
+            all = realloc(all, (size_t) tot);
+            MPI_OK(MPI_File_read_at(fh, 0, all, (int) tot, MPI_BYTE, MPI_STATUS_IGNORE));
+            for (o = 0; o < tot; o++) {
+                int64_t r = (o / rec) % nprocs, pos = (o / rec / nprocs) * rec + o % rec;
+                if (all[o] != (unsigned char) (r * 7 + 3 * pos + k)) {
+                    CHECK(0, "records of %d: file byte %lld wrong", rec, (long long) o);
+                    break;
+                }
+            }
+        }
+        MPI_Type_free(&ft);
+        MPI_Type_free(&c);
+    }
+    for (i = 0; i < h_num; i++) {
+        MPI_T_pvar_handle_free(ses, &h_handles[i]);
+    }
+    h_num = 0;
+    MPI_T_pvar_session_free(&ses);
+    MPI_OK(MPI_File_close(&fh));
+    if (0 == rank) {
+        unlink(path);
+    }
+    MPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    failures = bad;
+    MPI_T_finalize();
+    free(all);
+    free(b);
+    free(rb);
+}
+
 /* A write that the file system refuses must come back as an error. */
 static void test_errors(void)
 {
@@ -986,6 +1067,8 @@ int main(int argc, char **argv)
         }
     } else if (0 == strcmp(what, "pvars") && argc > 3) {
         test_pvars(argv[3], argc > 4 ? atol(argv[4]) : 0);
+    } else if (0 == strcmp(what, "iov") && argc > 3) {
+        test_iov(atoi(argv[3]));
     } else if (0 == strcmp(what, "errors")) {
         test_errors();
     } else {

@@ -76,6 +76,7 @@ BEGIN_C_DECLS
 #define MCA_FCOLL_LA_TWOPHASE_READ_PROBE_MIN 64
 /* The probe tries the slower path again once in this many reads. */
 #define MCA_FCOLL_LA_TWOPHASE_PROBE_PERIOD 32
+#define MCA_FCOLL_LA_TWOPHASE_WRITE_IOV_MIN 8192
 
 /* MCA parameters. */
 extern int mca_fcoll_la_twophase_priority;
@@ -89,6 +90,7 @@ extern int mca_fcoll_la_twophase_node_size;
 extern int mca_fcoll_la_twophase_min_gain;
 extern int mca_fcoll_la_twophase_read_self_min;
 extern int mca_fcoll_la_twophase_read_probe_min;
+extern int mca_fcoll_la_twophase_write_iov_min;
 
 /* Statistics, exported as MPI_T performance variables (per process). */
 typedef struct mca_fcoll_la_twophase_stats_t {
@@ -104,6 +106,7 @@ typedef struct mca_fcoll_la_twophase_stats_t {
     unsigned long long gain_bound_last;       /* the bound of the last decision */
     unsigned long long buffer_last;           /* cycle buffer bytes, last call */
     unsigned long long self_reads;            /* reads of my own pieces by myself */
+    unsigned long long iov_windows;           /* windows written from a gather list */
     double assign_time;                       /* total seconds */
     double assign_time_last;                  /* seconds, last call */
     double plan_time_last;                    /* seconds of plan_build, last call */
@@ -186,6 +189,15 @@ typedef struct mca_fcoll_la_twophase_xchg_t {
     int64_t c;                      /* current cycle */
     int64_t ws, we;                 /* aggregator: my window in cycle c */
     bool direct;                    /* aggregator: my window holds only my data */
+    bool iov;                       /* aggregator, write: each process's data of my
+                                     * window received contiguously, written with
+                                     * mine from one gather list (write_iov_min) */
+    int64_t winsize;                /* aggregator: bytes of the cycle buffer */
+    int64_t *rpos;                  /* aggregator, P: where process r's data of my
+                                     * window lie in the buffer (iov windows) */
+    int64_t io_end;                 /* end of the gather list's ranges so far */
+    mca_common_ompio_io_array_t *io;   /* aggregator: the gather list of a window */
+    int nio, capio;
     mca_fcoll_la_twophase_cursor_t *scur;  /* A: my pieces in each domain */
     mca_fcoll_la_twophase_cursor_t *rcur;  /* aggregator, P: each process's pieces */
     mca_fcoll_la_twophase_pvec_t blocks;   /* aggregator: the blocks of my window */
@@ -215,17 +227,20 @@ bool mca_fcoll_la_twophase_xchg_next(mca_fcoll_la_twophase_xchg_t *x);
 /* Everyone: post my pieces of each other aggregator's window, straight
  * from (write: send) or into (read: receive) my buffer. */
 int mca_fcoll_la_twophase_xchg_peers(mca_fcoll_la_twophase_xchg_t *x);
-/* Aggregator: collect the blocks of my window, every process's and mine. */
+/* Aggregator: collect the blocks of my window, every process's and mine,
+ * and decide whether a write's window is direct or iov. */
 int mca_fcoll_la_twophase_xchg_window(mca_fcoll_la_twophase_xchg_t *x);
 /* Aggregator: post each other process's blocks of my window, straight
- * into (write: receive) or from (read: send) the cycle buffer. */
+ * into (write: receive) or from (read: send) the cycle buffer: at their
+ * window offsets, or (iov window) each process's bytes contiguously. */
 int mca_fcoll_la_twophase_xchg_post_window(mca_fcoll_la_twophase_xchg_t *x);
 /* Aggregator: count my own blocks of my window as in place and, unless
- * the window is direct, copy them into (write) or out of (read) the cycle
- * buffer. */
+ * the window is direct or iov, copy them into (write) or out of (read) the
+ * cycle buffer. */
 int mca_fcoll_la_twophase_xchg_own(mca_fcoll_la_twophase_xchg_t *x);
 /* Aggregator: write/read my window, the merged covered ranges through the
- * cycle buffer or, direct, straight between my buffer and the file.  An
+ * cycle buffer or, direct, straight between my buffer and the file, or
+ * (iov) from one gather list over the received data and my buffer.  An
  * I/O error is kept for xchg_end. */
 int mca_fcoll_la_twophase_xchg_io(mca_fcoll_la_twophase_xchg_t *x);
 /* Complete this window's requests. */

@@ -33,6 +33,7 @@ int mca_fcoll_la_twophase_node_size;
 int mca_fcoll_la_twophase_min_gain;
 int mca_fcoll_la_twophase_read_self_min;
 int mca_fcoll_la_twophase_read_probe_min;
+int mca_fcoll_la_twophase_write_iov_min;
 
 mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
 
@@ -145,6 +146,14 @@ static int la_twophase_register(void)
         OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_READ_PROBE_MIN,
         &mca_fcoll_la_twophase_read_probe_min);
 
+    (void) common_suite_register_int(c, "write_iov_min",
+        "In a collective write, an aggregator whose window's pieces average at "
+        "least this many bytes receives each process's data contiguously and "
+        "writes the window with one gather list over them and its own buffer, "
+        "without copying its own data into the cycle buffer; 0 disables it",
+        OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_WRITE_IOV_MIN,
+        &mca_fcoll_la_twophase_write_iov_min);
+
     reg_bool("cache",
         "Reuse the last aggregator list of a file while no process's gains "
         "(what it holds in each file domain) changed (default true)",
@@ -216,6 +225,12 @@ static int la_twophase_register(void)
              "itself (fcoll_la_twophase_read_self_min)",
              MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
              &s->self_reads);
+    reg_pvar("iov_windows",
+             "Windows this process wrote as an aggregator from a gather list "
+             "over the received data and its own buffer "
+             "(fcoll_la_twophase_write_iov_min)",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->iov_windows);
     reg_pvar("probe_reads",
              "Collective reads whose path the read probe chose "
              "(fcoll_la_twophase_read_probe_min)",

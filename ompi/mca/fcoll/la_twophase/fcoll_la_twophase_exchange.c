@@ -190,20 +190,87 @@ static int lat_post(mca_fcoll_la_twophase_tvec_t *t, bool send, int peer, int ta
     return MCA_PML_CALL(irecv(base, count, dt, peer, tag, comm, req));
 }
 
-/* Merge the P + 1 block lists of my window into x->cov: the covered
- * ranges, sorted, with overlapping and touching ones joined.  Each list
- * (process r's blocks are [first[r], first[r + 1]), mine come last) is
- * sorted by offset, so a heap of the lists' heads merges them in
- * O(n log P) -- two_phase merges the same way -- where sorting the
- * concatenation cost O(n log n) and dominated interleaved access, whose
- * lists all overlap in offset. */
-static int lat_cover_merge(mca_fcoll_la_twophase_xchg_t *x)
+/* Append (mem, off, len) to the gather list x->io, joined to the last
+ * entry when it continues it in memory and in the file. */
+static int lat_io_push(mca_fcoll_la_twophase_xchg_t *x, char *mem, int64_t off, int64_t len)
+{
+    mca_common_ompio_io_array_t *e;
+    if (x->nio > 0) {
+        e = &x->io[x->nio - 1];
+        if ((char *) e->memory_address + e->length == mem &&
+            (int64_t) (intptr_t) e->offset + (int64_t) e->length == off) {
+            e->length += (size_t) len;
+            return OMPI_SUCCESS;
+        }
+    }
+    if (x->nio == x->capio) {
+        int cap = x->capio ? 2 * x->capio : 64;
+        void *v = realloc(x->io, (size_t) cap * sizeof(*x->io));
+        if (NULL == v) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        x->io = v;
+        x->capio = cap;
+    }
+    e = &x->io[x->nio++];
+    e->memory_address = mem;
+    e->offset = (IOVBASE_TYPE *) (intptr_t) off;
+    e->length = (size_t) len;
+    return OMPI_SUCCESS;
+}
+
+/* An iov window's next block in offset order, block b of list l, onto the
+ * gather list: another process's bytes from where its contiguous receive
+ * put them (its list is in the order it sent them), mine straight from my
+ * buffer.  Bytes an earlier block already covers (overlapping writes, whose
+ * outcome MPI leaves undefined) are written once. */
+static int lat_iov_emit(mca_fcoll_la_twophase_xchg_t *x, int l,
+                        const mca_fcoll_la_twophase_piece_t *b)
+{
+    int64_t skip = x->io_end > b->off ? x->io_end - b->off : 0, off;
+    int k, ret = OMPI_SUCCESS;
+
+    if (skip > b->len) {
+        skip = b->len;
+    }
+    off = b->off + skip;
+    if (l < x->plan.nprocs) {
+        char *mem = x->winbuf + x->rpos[l] + skip;
+        x->rpos[l] += b->len;
+        if (skip < b->len) {
+            ret = lat_io_push(x, mem, off, b->len - skip);
+        }
+    } else if (skip < b->len) {
+        x->own.n = 0;
+        ret = lat_mem_blocks(&x->plan, b->pos + skip, b->len - skip, &x->own);
+        for (k = 0; OMPI_SUCCESS == ret && k < x->own.n; k++) {
+            ret = lat_io_push(x, (char *) x->own.addr[k], off, x->own.blen[k]);
+            off += x->own.blen[k];
+        }
+    }
+    if (b->off + b->len > x->io_end) {
+        x->io_end = b->off + b->len;
+    }
+    return ret;
+}
+
+/* Merge the P + 1 block lists of my window, in offset order, into x->cov
+ * (the covered ranges, sorted, overlapping and touching ones joined) or,
+ * for an iov window, into the gather list x->io.  Each list (process r's
+ * blocks are [first[r], first[r + 1]), mine come last) is sorted by
+ * offset, so a heap of the lists' heads merges them in O(n log P) --
+ * two_phase merges the same way -- where sorting the concatenation cost
+ * O(n log n) and dominated interleaved access, whose lists all overlap in
+ * offset. */
+static int lat_merge(mca_fcoll_la_twophase_xchg_t *x, bool iov)
 {
     const mca_fcoll_la_twophase_piece_t *v = x->blocks.v;
     int L = x->plan.nprocs + 1, nh = 0, l, i, ret;
     int *head = x->mhead, *heap = x->mheap;
 
     x->cov.n = 0;
+    x->nio = 0;
+    x->io_end = INT64_MIN;
     for (l = 0; l < L; l++) {
         head[l] = x->first[l];
         if (head[l] == x->first[l + 1]) {
@@ -223,7 +290,12 @@ static int lat_cover_merge(mca_fcoll_la_twophase_xchg_t *x)
         l = heap[0];
         b = &v[head[l]];
         last = x->cov.n > 0 ? &x->cov.v[x->cov.n - 1] : NULL;
-        if (NULL != last && b->off <= last->off + last->len) {
+        if (iov) {
+            ret = lat_iov_emit(x, l, b);
+            if (OMPI_SUCCESS != ret) {
+                return ret;
+            }
+        } else if (NULL != last && b->off <= last->off + last->len) {
             if (b->off + b->len > last->off + last->len) {
                 last->len = b->off + b->len - last->off;
             }
@@ -480,15 +552,17 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
     }
     if (plan->my_domain >= 0) {
         x->rcur = malloc((size_t) P * sizeof(*x->rcur));
+        x->rpos = malloc((size_t) P * sizeof(*x->rpos));
         x->first = malloc(((size_t) P + 2) * sizeof(int));
         x->mhead = malloc(((size_t) P + 1) * sizeof(int));
         x->mheap = malloc(((size_t) P + 1) * sizeof(int));
         /* the cycle buffer: one window, never more than the domain */
         st->buffer_last = (unsigned long long) (plan->fd_size < plan->cycle ? plan->fd_size
                                                                              : plan->cycle);
+        x->winsize = (int64_t) st->buffer_last;
         x->winbuf = malloc((size_t) st->buffer_last);
-        if (NULL == x->rcur || NULL == x->first || NULL == x->mhead || NULL == x->mheap ||
-            NULL == x->winbuf) {
+        if (NULL == x->rcur || NULL == x->rpos || NULL == x->first || NULL == x->mhead ||
+            NULL == x->mheap || NULL == x->winbuf) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
         lat_cursors_init(x->rcur, P, plan->meta_first);
@@ -582,11 +656,33 @@ int mca_fcoll_la_twophase_xchg_window(mca_fcoll_la_twophase_xchg_t *x)
     }
     x->first[P + 1] = x->blocks.n;
     x->direct = (0 == x->first[P]);
+    x->iov = false;
+    if (x->write && !x->direct && mca_fcoll_la_twophase_write_iov_min > 0) {
+        /* Blocks this large cost a gather list little per byte: receive
+         * each process's data contiguously (a contiguous receive of a
+         * contiguous send is a single copy where the BTL can read the
+         * sender's memory, e.g. vader's CMA; a typed one is copied in and
+         * out of fragments) and write my own blocks from my buffer, without
+         * copying them into the window.  The received data must fit in the
+         * buffer: overlapping writes may exceed the window. */
+        int64_t others = 0, all;
+        int i;
+        for (i = 0; i < x->first[P]; i++) {
+            others += x->blocks.v[i].len;
+        }
+        all = others;
+        for (i = x->first[P]; i < x->blocks.n; i++) {
+            all += x->blocks.v[i].len;
+        }
+        x->iov = others <= x->winsize &&
+                 all >= (int64_t) mca_fcoll_la_twophase_write_iov_min * x->blocks.n;
+    }
     return OMPI_SUCCESS;
 }
 
 int mca_fcoll_la_twophase_xchg_post_window(mca_fcoll_la_twophase_xchg_t *x)
 {
+    int64_t packed = 0;
     int r, i, ret;
 
     if (x->plan.my_domain < 0) {
@@ -595,10 +691,27 @@ int mca_fcoll_la_twophase_xchg_post_window(mca_fcoll_la_twophase_xchg_t *x)
     for (r = 0; r < x->plan.nprocs; r++) {
         int64_t bytes = 0;
         int b = x->first[r], e = x->first[r + 1];
+        x->rpos[r] = packed;
         if (b == e) {
             continue;
         }
         x->tv.n = 0;
+        if (x->iov) {
+            /* process r's bytes in the order it sends them, one after
+             * the other process's in the buffer */
+            for (i = b; i < e; i++) {
+                bytes += x->blocks.v[i].len;
+            }
+            ret = lat_tvec_push(&x->tv, (ptrdiff_t) (x->winbuf + packed), bytes);
+            packed += bytes;
+            if (OMPI_SUCCESS == ret) {
+                ret = lat_xchg_post(x, false, r, bytes);
+            }
+            if (OMPI_SUCCESS != ret) {
+                return ret;
+            }
+            continue;
+        }
         for (i = b; i < e; i++) {
             ret = lat_tvec_push(&x->tv, (ptrdiff_t) (x->winbuf + (x->blocks.v[i].off - x->ws)),
                                 x->blocks.v[i].len);
@@ -627,7 +740,7 @@ int mca_fcoll_la_twophase_xchg_own(mca_fcoll_la_twophase_xchg_t *x)
     for (i = x->first[x->plan.nprocs]; i < bl->n; i++) {
         char *win = x->winbuf + (bl->v[i].off - x->ws);
         st->bytes_in_place_last += (unsigned long long) bl->v[i].len;
-        if (x->direct) {
+        if (x->direct || x->iov) {
             continue;
         }
         x->own.n = 0;
@@ -659,11 +772,17 @@ int mca_fcoll_la_twophase_xchg_io(mca_fcoll_la_twophase_xchg_t *x)
     if (x->direct) {
         ret = lat_direct_io(x->fh, &x->plan, &x->blocks, &x->own, x->write);
     } else {
-        ret = lat_cover_merge(x);
+        ret = lat_merge(x, x->iov);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
-        ret = lat_window_io(x->fh, &x->cov, x->winbuf, x->ws, x->write);
+        if (x->iov) {
+            ret = (x->nio > 0 && lat_fbtl_io(x->fh, x->io, x->nio, true) < 0) ? MPI_ERR_IO
+                                                                               : OMPI_SUCCESS;
+            st->iov_windows++;
+        } else {
+            ret = lat_window_io(x->fh, &x->cov, x->winbuf, x->ws, x->write);
+        }
     }
     st->io_time_last += mca_fcoll_la_twophase_now() - t0;
     /* an I/O error must not break the exchange protocol: remember it and
@@ -703,6 +822,8 @@ int mca_fcoll_la_twophase_xchg_end(mca_fcoll_la_twophase_xchg_t *x, int ret)
     st->messages += st->messages_last;
     free(x->scur);
     free(x->rcur);
+    free(x->rpos);
+    free(x->io);
     free(x->first);
     free(x->mhead);
     free(x->mheap);
