@@ -7,15 +7,16 @@
 # blocks overlap (the general planning path) and a view past 2 GiB, at 1
 # to 8 ranks and
 # with the parameters that change the algorithm (tiny cycle buffer, blocks
-# cost, fewer aggregators, one per node, no LAP, gather-list writes on
-# and off); MPI_T variables (the gain bound that skips the LAP, the cache,
-# the windows written from a gather list); an I/O
+# cost, fewer aggregators, one per node, no LAP, self-served writes and
+# gather-list writes on and off); MPI_T variables (the gain bound that
+# skips the LAP, the cache, the self-served writes, the windows written
+# from a gather list); an I/O
 # error comes back as MPI_ERR_IO.
 . "$TEST_LIB"
 "$OMPI_INFO" --param fcoll la_twophase --level 9 >info.txt
 assert_grep 'MCA fcoll: la_twophase' info.txt "ompi_info does not list fcoll la_twophase"
 for p in cycle_buffer_size num_aggregators cost one_per_node min_gain read_self_min read_probe_min \
-         write_iov_min; do
+         write_self_min write_iov_min; do
     assert_grep "fcoll_la_twophase_$p" info.txt "parameter fcoll_la_twophase_$p missing"
 done
 build_mpi "$TOP/test/mpi/src/fcoll_lat_test.c" t
@@ -23,6 +24,8 @@ D=${TMPDIR:-/tmp}/fcoll-lat.$$
 mkdir -p "$D"
 trap 'rm -rf "$D"' EXIT
 LAT=(--mca fcoll la_twophase)
+# the LAP and traffic checks need writes through the aggregators
+NOSELF=(--mca fcoll_la_twophase_write_self_min 0)
 
 run() {   # run NAME NP ARGS... -- TESTARGS...
     local name=$1 np=$2; shift 2
@@ -55,14 +58,23 @@ run fuzz-5-selfread 5 --mca fcoll_la_twophase_read_self_min 4096 \
     --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 20
 
 # writes: every window with others' data from a gather list (write_iov_min
-# 1), including overlapping writes, strided memory and tiny cycle buffers
-run views-4-iov 4 --mca fcoll_la_twophase_write_iov_min 1 -- views
-run fuzz-6-iov 6 --mca fcoll_la_twophase_write_iov_min 1 \
+# 1), including overlapping writes, strided memory and tiny cycle buffers;
+# every process writing its own pieces (write_self_min 1), or those whose
+# pieces average 4 KiB (the others' aggregators must then not sieve); and
+# neither
+run views-4-iov 4 "${NOSELF[@]}" --mca fcoll_la_twophase_write_iov_min 1 -- views
+run fuzz-6-iov 6 "${NOSELF[@]}" --mca fcoll_la_twophase_write_iov_min 1 \
     --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 20
-run views-3-noiov 3 --mca fcoll_la_twophase_write_iov_min 0 -- views
-# MPI_T: 64 KiB records take the gather list, 64-byte ones do not
-run iov 4 --mca io_ompio_num_aggregators 4 -- iov 1
-run iov-off 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_write_iov_min 0 -- iov 0
+run views-3-plain 3 "${NOSELF[@]}" --mca fcoll_la_twophase_write_iov_min 0 -- views
+run views-4-selfwrite 4 --mca fcoll_la_twophase_write_self_min 1 -- views
+run fuzz-5-selfwrite 5 --mca fcoll_la_twophase_write_self_min 4096 \
+    --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 20
+# MPI_T: 64 KiB records are written by their processes, or else (no
+# self-writes) through the gather list; 64-byte ones neither
+run records-self 4 --mca io_ompio_num_aggregators 4 -- records self
+run records-iov 4 --mca io_ompio_num_aggregators 4 "${NOSELF[@]}" -- records iov
+run records-noiov 4 --mca io_ompio_num_aggregators 4 "${NOSELF[@]}" \
+    --mca fcoll_la_twophase_write_iov_min 0 -- records noiov
 
 # random irregular views (chunk sizes, holes, owners, strided memory,
 # displacement, number of calls), against the reference too
@@ -70,31 +82,31 @@ run fuzz-4-cycle4k 4 --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 40
 run fuzz-7-aggr3 7 --mca fcoll_la_twophase_num_aggregators 3 -- fuzz 20
 
 # MPI_T: the LAP keeps everything in place where the default moves it all
-run pvars-lap 4 --mca io_ompio_num_aggregators 4 -- pvars lap 4194304
-run pvars-lap-cycle 4 --mca io_ompio_num_aggregators 4 \
+run pvars-lap 4 "${NOSELF[@]}" --mca io_ompio_num_aggregators 4 -- pvars lap 4194304
+run pvars-lap-cycle 4 "${NOSELF[@]}" --mca io_ompio_num_aggregators 4 \
     --mca fcoll_la_twophase_cycle_buffer_size 65536 -- pvars lap 65536
-run pvars-lap-blocks 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_cost blocks -- pvars lap
-run pvars-nolap 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_assign 0 -- pvars nolap
+run pvars-lap-blocks 4 "${NOSELF[@]}" --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_cost blocks -- pvars lap
+run pvars-nolap 4 "${NOSELF[@]}" --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_assign 0 -- pvars nolap
 # the gain bound: above min_gain the standard list without a solve; an
 # interleaved layout has nothing to gain (bound 0) under the defaults
-run pvars-bound 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_min_gain 1073741824 \
+run pvars-bound 4 "${NOSELF[@]}" --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_min_gain 1073741824 \
     -- pvars bound
-run pvars-interleaved 4 --mca io_ompio_num_aggregators 4 -- pvars interleaved
+run pvars-interleaved 4 "${NOSELF[@]}" --mca io_ompio_num_aggregators 4 -- pvars interleaved
 # reads: the probe tries both paths (aggregators, then the process itself)
-run pvars-probe 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_read_probe_min 1 \
+run pvars-probe 4 "${NOSELF[@]}" --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_read_probe_min 1 \
     --mca fcoll_la_twophase_read_self_min 1073741824 -- pvars probe
 run views-4-probe 4 --mca fcoll_la_twophase_read_probe_min 1 \
     --mca fcoll_la_twophase_read_self_min 1073741824 -- views
-run pvars-interleaved-blocks 4 --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_cost blocks \
+run pvars-interleaved-blocks 4 "${NOSELF[@]}" --mca io_ompio_num_aggregators 4 --mca fcoll_la_twophase_cost blocks \
     -- pvars interleaved
 # fcoll_la_twophase_num_aggregators overrides io_ompio_num_aggregators
-run pvars-override 4 --mca io_ompio_num_aggregators 1 --mca fcoll_la_twophase_num_aggregators 4 -- pvars lap
-run pvars-node2 4 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 2 \
+run pvars-override 4 "${NOSELF[@]}" --mca io_ompio_num_aggregators 1 --mca fcoll_la_twophase_num_aggregators 4 -- pvars lap
+run pvars-node2 4 "${NOSELF[@]}" --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 2 \
     --mca io_ompio_num_aggregators 4 -- pvars node2
-run pvars-node3 7 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 3 \
+run pvars-node3 7 "${NOSELF[@]}" --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twophase_node_size 3 \
     --mca io_ompio_num_aggregators 7 -- pvars node3
 # the real node detection: this machine is one node, so one aggregator
-run pvars-node-real 3 --mca fcoll_la_twophase_one_per_node 1 \
+run pvars-node-real 3 "${NOSELF[@]}" --mca fcoll_la_twophase_one_per_node 1 \
     --mca io_ompio_num_aggregators 3 -- pvars node0
 
 # a bad parameter value is reported (show_help) and replaced by a valid one

@@ -918,12 +918,16 @@ static void test_pvars(const char *mode, long maxbuf)
 }
 
 /* Records of rec bytes dealt round-robin, so every aggregator's window
- * holds every rank's data: with 64 KiB records each aggregator writes its
- * window from a gather list (the others' data received contiguously, its
- * own from the user buffer) when expect_iov, with 64-byte records never
- * (they average below write_iov_min).  The file must hold every byte. */
-static void test_iov(int expect_iov)
+ * holds every rank's data.  Mode "iov" (run with write_self_min 0): with
+ * 64 KiB records each aggregator writes its window from a gather list (the
+ * others' data received contiguously, its own from the user buffer), with
+ * 64-byte records never (they average below write_iov_min); "noiov" (also
+ * write_iov_min 0): never; "self" (defaults): with 64 KiB records every
+ * process writes its own pieces itself, sending nothing, with 64-byte
+ * records none does.  The file must hold every byte. */
+static void test_records(const char *mode)
 {
+    int expect_iov = 0 == strcmp(mode, "iov"), expect_self = 0 == strcmp(mode, "self");
     const int n = 256 * 1024, recs[2] = { 65536, 64 };
     char path[4096];
     unsigned char *b = malloc(n), *rb = malloc(n), *all = NULL;
@@ -939,7 +943,7 @@ static void test_iov(int expect_iov)
     for (k = 0; k < 2; k++) {
         int rec = recs[k];
         MPI_Datatype c, ft;
-        double w0, w1, agg;
+        double w0, w1, agg, s0, s1, ex;
         for (i = 0; i < n; i++) {
             b[i] = (unsigned char) (rank * 7 + 3 * i + k);
         }
@@ -949,8 +953,19 @@ static void test_iov(int expect_iov)
         MPI_OK(MPI_File_set_view(fh, (MPI_Offset) rec * rank, MPI_BYTE, ft, "native",
                                  MPI_INFO_NULL));
         w0 = pvar_read(ses, "fcoll_la_twophase_iov_windows");
+        s0 = pvar_read(ses, "fcoll_la_twophase_self_writes");
         MPI_OK(MPI_File_write_at_all(fh, 0, b, n, MPI_BYTE, MPI_STATUS_IGNORE));
         w1 = pvar_read(ses, "fcoll_la_twophase_iov_windows");
+        s1 = pvar_read(ses, "fcoll_la_twophase_self_writes");
+        ex = pvar_read(ses, "fcoll_la_twophase_bytes_exchanged_last");
+        if (0 == k && expect_self) {
+            CHECK(s1 == s0 + 1 && ex == 0.0,
+                  "records of %d: self_writes %g -> %g, %g bytes sent, expected a self-write",
+                  rec, s0, s1, ex);
+        } else {
+            CHECK(s1 == s0, "records of %d: self_writes %g -> %g, expected no change", rec, s0,
+                  s1);
+        }
         /* an aggregator allocated a cycle buffer */
         agg = pvar_read(ses, "fcoll_la_twophase_buffer_last") > 0 ? 1.0 : 0.0;
         if (nprocs > 1 && 0 == k && expect_iov) {
@@ -1067,8 +1082,8 @@ int main(int argc, char **argv)
         }
     } else if (0 == strcmp(what, "pvars") && argc > 3) {
         test_pvars(argv[3], argc > 4 ? atol(argv[4]) : 0);
-    } else if (0 == strcmp(what, "iov") && argc > 3) {
-        test_iov(atoi(argv[3]));
+    } else if (0 == strcmp(what, "records") && argc > 3) {
+        test_records(argv[3]);
     } else if (0 == strcmp(what, "errors")) {
         test_errors();
     } else {

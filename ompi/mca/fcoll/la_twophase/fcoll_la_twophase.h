@@ -77,6 +77,7 @@ BEGIN_C_DECLS
 /* The probe tries the slower path again once in this many reads. */
 #define MCA_FCOLL_LA_TWOPHASE_PROBE_PERIOD 32
 #define MCA_FCOLL_LA_TWOPHASE_WRITE_IOV_MIN 8192
+#define MCA_FCOLL_LA_TWOPHASE_WRITE_SELF_MIN 4096
 
 /* MCA parameters. */
 extern int mca_fcoll_la_twophase_priority;
@@ -91,6 +92,7 @@ extern int mca_fcoll_la_twophase_min_gain;
 extern int mca_fcoll_la_twophase_read_self_min;
 extern int mca_fcoll_la_twophase_read_probe_min;
 extern int mca_fcoll_la_twophase_write_iov_min;
+extern int mca_fcoll_la_twophase_write_self_min;
 
 /* Statistics, exported as MPI_T performance variables (per process). */
 typedef struct mca_fcoll_la_twophase_stats_t {
@@ -106,6 +108,7 @@ typedef struct mca_fcoll_la_twophase_stats_t {
     unsigned long long gain_bound_last;       /* the bound of the last decision */
     unsigned long long buffer_last;           /* cycle buffer bytes, last call */
     unsigned long long self_reads;            /* reads of my own pieces by myself */
+    unsigned long long self_writes;           /* writes of my own pieces by myself */
     unsigned long long iov_windows;           /* windows written from a gather list */
     double assign_time;                       /* total seconds */
     double assign_time_last;                  /* seconds, last call */
@@ -144,8 +147,12 @@ typedef struct mca_fcoll_la_twophase_plan_t {
     int64_t ncycles;                /* windows per domain */
     int *agg;                       /* A entries: aggregator of each domain */
     int my_domain;                  /* domain I aggregate, or -1 */
-    bool self_read;                 /* a read whose pieces I read myself */
-    bool probed;                    /* self_read chosen by the probe (its time is kept) */
+    bool self_io;                   /* I read/write my pieces myself, not through
+                                     * the aggregators (read_self_min, write_self_min) */
+    bool probed;                    /* a read's self_io chosen by the probe (its time
+                                     * is kept) */
+    bool no_sieve;                  /* a write in which some process writes its own
+                                     * pieces: nobody may read-modify-write a gap */
     size_t max_data;                /* my bytes in this call */
 
     /* my data in memory: contiguous at mem_base, or mem_cnt segments */

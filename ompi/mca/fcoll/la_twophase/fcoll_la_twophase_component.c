@@ -34,6 +34,7 @@ int mca_fcoll_la_twophase_min_gain;
 int mca_fcoll_la_twophase_read_self_min;
 int mca_fcoll_la_twophase_read_probe_min;
 int mca_fcoll_la_twophase_write_iov_min;
+int mca_fcoll_la_twophase_write_self_min;
 
 mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
 
@@ -146,6 +147,14 @@ static int la_twophase_register(void)
         OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_READ_PROBE_MIN,
         &mca_fcoll_la_twophase_read_probe_min);
 
+    (void) common_suite_register_int(c, "write_self_min",
+        "In a collective write on a local or NFS file system (fs/ufs; not in "
+        "atomic mode), a process whose pieces of the file average at least "
+        "this many bytes writes them itself instead of sending them to the "
+        "aggregators (they still aggregate for the others); 0 disables it",
+        OPAL_INFO_LVL_5, MCA_FCOLL_LA_TWOPHASE_WRITE_SELF_MIN,
+        &mca_fcoll_la_twophase_write_self_min);
+
     (void) common_suite_register_int(c, "write_iov_min",
         "In a collective write, an aggregator whose window's pieces average at "
         "least this many bytes receives each process's data contiguously and "
@@ -225,6 +234,11 @@ static int la_twophase_register(void)
              "itself (fcoll_la_twophase_read_self_min)",
              MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
              &s->self_reads);
+    reg_pvar("self_writes",
+             "Collective writes in which this process wrote its own pieces "
+             "itself (fcoll_la_twophase_write_self_min)",
+             MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+             &s->self_writes);
     reg_pvar("iov_windows",
              "Windows this process wrote as an aggregator from a gather list "
              "over the received data and its own buffer "

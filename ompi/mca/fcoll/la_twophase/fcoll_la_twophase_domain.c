@@ -28,7 +28,7 @@
 #define LAT_TAG_META 0x4c41  /* on OMPIO's private duplicate of the communicator */
 
 /* What every rank contributes to the first allgather. */
-enum { K_START, K_END, K_BYTES, K_NAGGR, K_NODE, K_NFIELDS };
+enum { K_START, K_END, K_BYTES, K_NAGGR, K_NODE, K_SELF, K_NFIELDS };
 
 /* The last aggregator list of a file and what it was decided from: the
  * decision depends only on the P x A gain matrix and the settings, so a
@@ -540,6 +540,7 @@ static int lat_plan_extents(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan
     mine[K_BYTES] = b->bytes;
     mine[K_NAGGR] = A;
     mine[K_NODE] = mca_fcoll_la_twophase_one_per_node ? lat_node_leader(fh) : 0;
+    mine[K_SELF] = plan->self_io;   /* only a write has decided it by now */
     b->all = malloc((size_t) P * K_NFIELDS * sizeof(int64_t));
     if (NULL == b->all) {
         return OMPI_ERR_OUT_OF_RESOURCE;
@@ -554,6 +555,9 @@ static int lat_plan_extents(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan
     *any = false;
     for (r = 0; r < P; r++) {
         const int64_t *a = &b->all[(size_t) r * K_NFIELDS];
+        if (a[K_SELF]) {
+            plan->no_sieve = true;
+        }
         if (0 == a[K_BYTES]) {
             continue;
         }
@@ -1019,7 +1023,7 @@ static int lat_plan_meta(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan)
         ret = OMPI_ERR_OUT_OF_RESOURCE;
         goto out;
     }
-    for (d = 0; d < A && !plan->self_read; d++) {
+    for (d = 0; d < A && !plan->self_io; d++) {
         if (plan->agg[d] != plan->rank) {
             sendcnt[plan->agg[d]] = plan->dom_first[d + 1] - plan->dom_first[d];
         }
@@ -1066,7 +1070,7 @@ static int lat_plan_meta(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan)
             }
         }
     }
-    for (d = 0; d < A && !plan->self_read; d++) {
+    for (d = 0; d < A && !plan->self_io; d++) {
         if (plan->agg[d] == plan->rank) {
             continue;   /* my own domain's pieces are not sent */
         }
@@ -1075,7 +1079,7 @@ static int lat_plan_meta(ompio_file_t *fh, mca_fcoll_la_twophase_plan_t *plan)
             pairs[2 * i + 1] = plan->pieces[i].len;
         }
     }
-    for (d = 0; d < A && !plan->self_read; d++) {
+    for (d = 0; d < A && !plan->self_io; d++) {
         int n = plan->dom_first[d + 1] - plan->dom_first[d];
         if (plan->agg[d] == plan->rank || 0 == n) {
             continue;
@@ -1139,6 +1143,21 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
     plan->cycle = mca_fcoll_la_twophase_cycle_buffer_size;
 
     ret = lat_plan_layout(fh, buf, count, dt, plan, &b);
+    /* A write of pieces that average write_self_min bytes or more: I write
+     * them myself, as a read of such pieces does, where shipping them to
+     * an aggregator only adds the network.  Only on a local or NFS file
+     * system (fs/ufs): on a parallel one, processes writing pieces of the
+     * same stripe fight over its lock, which collective buffering exists
+     * to avoid.  Not in atomic mode, whose guarantee concerns each whole
+     * call.  Every process learns in the extents' allgather whether
+     * anyone does it: then no one may sieve (read a span, fill in its
+     * ranges, write it back), which would write stale bytes over pieces
+     * another process writes itself in a gap. */
+    if (OMPI_SUCCESS == ret && write && b.nraw > 0 && UFS == fh->f_fstype &&
+        !fh->f_atomicity && mca_fcoll_la_twophase_write_self_min > 0 &&
+        b.bytes / b.nraw >= mca_fcoll_la_twophase_write_self_min) {
+        plan->self_io = true;
+    }
     if (OMPI_SUCCESS == ret) {
         ret = lat_plan_extents(fh, plan, &b, &any);
     }
@@ -1148,21 +1167,22 @@ int mca_fcoll_la_twophase_plan_build(ompio_file_t *fh, const void *buf,
         /* A read of pieces that average read_self_min bytes or more: I read
          * them myself, where the file system serves them well, instead of
          * having them shipped; a local choice (reads never conflict), which
-         * the aggregators learn from my piece counts (0).  My data then
-         * stay where they are, so they gain nothing anywhere. */
+         * the aggregators learn from my piece counts (0), as for a write
+         * decided above. */
         if (OMPI_SUCCESS == ret && !write && plan->npieces > 0) {
             int64_t avg = b.bytes / plan->npieces;
             if (mca_fcoll_la_twophase_read_self_min > 0 &&
                 avg >= mca_fcoll_la_twophase_read_self_min) {
-                plan->self_read = true;
+                plan->self_io = true;
             } else if (mca_fcoll_la_twophase_read_probe_min > 0 &&
                        avg >= mca_fcoll_la_twophase_read_probe_min) {
                 plan->probed = true;
-                plan->self_read = lat_probe_choice();
+                plan->self_io = lat_probe_choice();
             }
-            if (plan->self_read) {
-                memset(b.gain, 0, (size_t) plan->num_domains * sizeof(int64_t));
-            }
+        }
+        if (OMPI_SUCCESS == ret && plan->self_io) {
+            /* my data stay where they are, so they gain nothing anywhere */
+            memset(b.gain, 0, (size_t) plan->num_domains * sizeof(int64_t));
         }
         if (OMPI_SUCCESS == ret) {
             ret = lat_plan_assign(fh, plan, &b);

@@ -333,24 +333,30 @@ static int lat_merge(mca_fcoll_la_twophase_xchg_t *x, bool iov)
 }
 
 /* Hand n ranges to the fbtl.  A write is marked collective, as vulcan
- * does: the posix fbtl may then sieve many small ranges with small gaps
- * (read the span, fill the ranges in, write it once) instead of making a
- * pwrite per range, which made sparse collective writes 1.2x slower than
- * two_phase's read-modify-write.  The gaps lie in my window of my own
- * domain, which no other process writes in this call. */
-static ssize_t lat_fbtl_io(ompio_file_t *fh, mca_common_ompio_io_array_t *io, int n, bool write)
+ * does, unless some process writes its own pieces in this call
+ * (plan->no_sieve): the posix fbtl may then sieve many small ranges with
+ * small gaps (read the span, fill the ranges in, write it once) instead of
+ * making a pwrite per range, which made sparse collective writes 1.2x
+ * slower than two_phase's read-modify-write.  The gaps lie in my window of
+ * my own domain, which no other process writes through the aggregators in
+ * this call. */
+static ssize_t lat_fbtl_io(const mca_fcoll_la_twophase_plan_t *plan,
+                           mca_common_ompio_io_array_t *io, int n, bool write)
 {
+    ompio_file_t *fh = plan->fh;
     ssize_t done;
     int coll = fh->f_flags & OMPIO_COLLECTIVE_OP;
 
     fh->f_io_array = io;
     fh->f_num_of_io_entries = n;
     if (write) {
-        fh->f_flags |= OMPIO_COLLECTIVE_OP;
-        done = fh->f_fbtl->fbtl_pwritev(fh);
-        if (!coll) {
+        if (plan->no_sieve) {
             fh->f_flags &= ~OMPIO_COLLECTIVE_OP;
+        } else {
+            fh->f_flags |= OMPIO_COLLECTIVE_OP;
         }
+        done = fh->f_fbtl->fbtl_pwritev(fh);
+        fh->f_flags = (fh->f_flags & ~OMPIO_COLLECTIVE_OP) | coll;
     } else {
         done = fh->f_fbtl->fbtl_preadv(fh);
     }
@@ -361,8 +367,9 @@ static ssize_t lat_fbtl_io(ompio_file_t *fh, mca_common_ompio_io_array_t *io, in
 
 /* Write/read the covered ranges cov (sorted, disjoint) between the file
  * and the window buffer starting at file offset ws. */
-static int lat_window_io(ompio_file_t *fh, const mca_fcoll_la_twophase_pvec_t *cov,
-                         char *winbuf, int64_t ws, bool write)
+static int lat_window_io(const mca_fcoll_la_twophase_plan_t *plan,
+                         const mca_fcoll_la_twophase_pvec_t *cov, char *winbuf, int64_t ws,
+                         bool write)
 {
     int i, n = cov->n;
     ssize_t done;
@@ -380,14 +387,14 @@ static int lat_window_io(ompio_file_t *fh, const mca_fcoll_la_twophase_pvec_t *c
         io[i].offset = (IOVBASE_TYPE *) (intptr_t) cov->v[i].off;
         io[i].length = (size_t) cov->v[i].len;
     }
-    done = lat_fbtl_io(fh, io, n, write);
+    done = lat_fbtl_io(plan, io, n, write);
     free(io);
     return done < 0 ? MPI_ERR_IO : OMPI_SUCCESS;
 }
 
 /* Write/read the given blocks of my own data straight between my buffer
  * and the file (a window that holds no other process's data). */
-static int lat_direct_io(ompio_file_t *fh, const mca_fcoll_la_twophase_plan_t *plan,
+static int lat_direct_io(const mca_fcoll_la_twophase_plan_t *plan,
                          const mca_fcoll_la_twophase_pvec_t *blocks,
                          mca_fcoll_la_twophase_tvec_t *seg, bool write)
 {
@@ -423,7 +430,7 @@ static int lat_direct_io(ompio_file_t *fh, const mca_fcoll_la_twophase_plan_t *p
     if (0 == n) {
         goto out;
     }
-    done = lat_fbtl_io(fh, io, n, write);
+    done = lat_fbtl_io(plan, io, n, write);
     if (done < 0) {
         ret = MPI_ERR_IO;
     }
@@ -517,11 +524,12 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     lat_cursors_init(x->scur, A, plan->dom_first);
-    if (plan->self_read) {
-        /* all my pieces, straight into my buffer, a cycle's bytes per
-         * fbtl call (memory blocks have int lengths, and the posix fbtl
-         * does not resume a preadv cut short at 2 GiB); then the windows
-         * only serve the others (my cursors are empty, my counts were 0) */
+    if (plan->self_io) {
+        /* all my pieces, straight between my buffer and the file, a
+         * cycle's bytes per fbtl call (memory blocks have int lengths, and
+         * the posix fbtl does not resume a preadv/pwritev cut short at
+         * 2 GiB); then the windows only serve the others (my cursors are
+         * empty, my counts were 0) */
         double t1 = mca_fcoll_la_twophase_now();
         int64_t batch = 0;
         int d, i;
@@ -538,14 +546,18 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
                 batch += take;
                 if (OMPI_SUCCESS == ret && (batch == plan->cycle ||
                                             (i == plan->npieces - 1 && k + take == p->len))) {
-                    ret = lat_direct_io(fh, plan, &x->mine, &x->own, false);
+                    ret = lat_direct_io(plan, &x->mine, &x->own, write);
                     x->mine.n = 0;
                     batch = 0;
                 }
             }
         }
         st->io_time_last += mca_fcoll_la_twophase_now() - t1;
-        st->self_reads++;
+        if (write) {
+            st->self_writes++;
+        } else {
+            st->self_reads++;
+        }
         if (OMPI_SUCCESS != ret) {
             x->io_err = ret;    /* reported by everyone at the end */
         }
@@ -770,18 +782,18 @@ int mca_fcoll_la_twophase_xchg_io(mca_fcoll_la_twophase_xchg_t *x)
         return OMPI_SUCCESS;
     }
     if (x->direct) {
-        ret = lat_direct_io(x->fh, &x->plan, &x->blocks, &x->own, x->write);
+        ret = lat_direct_io(&x->plan, &x->blocks, &x->own, x->write);
     } else {
         ret = lat_merge(x, x->iov);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
         if (x->iov) {
-            ret = (x->nio > 0 && lat_fbtl_io(x->fh, x->io, x->nio, true) < 0) ? MPI_ERR_IO
-                                                                               : OMPI_SUCCESS;
+            ret = (x->nio > 0 && lat_fbtl_io(&x->plan, x->io, x->nio, true) < 0)
+                      ? MPI_ERR_IO : OMPI_SUCCESS;
             st->iov_windows++;
         } else {
-            ret = lat_window_io(x->fh, &x->cov, x->winbuf, x->ws, x->write);
+            ret = lat_window_io(&x->plan, &x->cov, x->winbuf, x->ws, x->write);
         }
     }
     st->io_time_last += mca_fcoll_la_twophase_now() - t0;
@@ -809,7 +821,7 @@ int mca_fcoll_la_twophase_xchg_wait(mca_fcoll_la_twophase_xchg_t *x)
 int mca_fcoll_la_twophase_xchg_end(mca_fcoll_la_twophase_xchg_t *x, int ret)
 {
     mca_fcoll_la_twophase_stats_t *st = &mca_fcoll_la_twophase_stats;
-    bool probed = x->plan.probed, self = x->plan.self_read;
+    bool probed = x->plan.probed, self = x->plan.self_io;
     double bytes = (double) x->plan.max_data;
     int rc;
 
