@@ -708,6 +708,25 @@ static double pvar_read(MPI_T_pvar_session ses, const char *name)
     return v;
 }
 
+/* Free the handles pvar_read allocated, then the session. */
+static void pvar_end(MPI_T_pvar_session *ses)
+{
+    int i;
+    for (i = 0; i < h_num; i++) {
+        MPI_T_pvar_handle_free(*ses, &h_handles[i]);
+    }
+    h_num = 0;
+    MPI_T_pvar_session_free(ses);
+}
+
+/* Every rank fails when one did. */
+static void agree_failures(void)
+{
+    int bad = 0;
+    MPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    failures = bad;
+}
+
 /* Rank r writes n bytes at ((r + 1) % P) * n: the default aggregator of
  * domain d (rank d) holds nothing of it, rank d - 1 holds all of it. */
 static void test_pvars(const char *mode, long maxbuf)
@@ -717,7 +736,7 @@ static void test_pvars(const char *mode, long maxbuf)
     unsigned char *b = malloc(n), *rb = malloc(n);
     MPI_File fh;
     MPI_T_pvar_session ses;
-    int provided, i, bad = 0;
+    int provided, i;
     double ex1, in1, as0, as1, hits0, hits1, t1, msgs1, ex2, as2, tot0, db0;
     MPI_Offset off = (MPI_Offset) ((rank + 1) % nprocs) * n;
 
@@ -899,19 +918,14 @@ static void test_pvars(const char *mode, long maxbuf)
     if (0 != strncmp(mode, "node", 4) && 0 != strcmp(mode, "interleaved")) {
         CHECK(0 == memcmp(rb, b, n), "pvars: read back differs");
     }
-    for (i = 0; i < h_num; i++) {
-        MPI_T_pvar_handle_free(ses, &h_handles[i]);
-    }
-    h_num = 0;
-    MPI_T_pvar_session_free(&ses);
+    pvar_end(&ses);
     MPI_OK(MPI_File_close(&fh));
     if (0 == rank) {
         printf("pvars %s: exchanged %g in place %g messages %g assign %.3f ms\n",
                mode, ex1, in1, msgs1, t1 * 1e3);
         unlink(path);
     }
-    MPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    failures = bad;
+    agree_failures();
     MPI_T_finalize();
     free(b);
     free(rb);
@@ -933,7 +947,7 @@ static void test_records(const char *mode)
     unsigned char *b = malloc(n), *rb = malloc(n), *all = NULL;
     MPI_File fh;
     MPI_T_pvar_session ses;
-    int provided, i, k, bad = 0;
+    int provided, i, k;
 
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     snprintf(path, sizeof(path), "%s/iov", dir);
@@ -996,17 +1010,12 @@ static void test_records(const char *mode)
         MPI_Type_free(&ft);
         MPI_Type_free(&c);
     }
-    for (i = 0; i < h_num; i++) {
-        MPI_T_pvar_handle_free(ses, &h_handles[i]);
-    }
-    h_num = 0;
-    MPI_T_pvar_session_free(&ses);
+    pvar_end(&ses);
     MPI_OK(MPI_File_close(&fh));
     if (0 == rank) {
         unlink(path);
     }
-    MPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    failures = bad;
+    agree_failures();
     MPI_T_finalize();
     free(all);
     free(b);

@@ -69,11 +69,13 @@ BEGIN_C_DECLS
  * 512-byte pieces were 2x faster at 1 Gbit/s but 1.2-1.9x slower over
  * shared memory (bench/results/fcoll-matrix-run2.md). */
 #define MCA_FCOLL_LA_TWOPHASE_READ_SELF_MIN 4096
-/* fcoll_la_twophase_read_probe_min default: from 64-byte pieces up to
- * read_self_min the faster of the two paths is measured and kept (random
- * runs of 1-16 doubles, 70-90 bytes a piece, read 1.07x vulcan at 1 Gbit/s
- * with 512; below 64 bytes the exchange won everywhere measured). */
-#define MCA_FCOLL_LA_TWOPHASE_READ_PROBE_MIN 64
+/* fcoll_la_twophase_read_probe_min default: from 8-byte pieces (one
+ * double) up to read_self_min the faster of the two paths is measured and
+ * kept (random runs of 1-16 doubles, 70-90 bytes a piece, read 1.07x
+ * vulcan at 1 Gbit/s with 512; runs of 4 doubles 1.13-1.30x with 64, where
+ * vulcan has every process read its span and the self-served read does
+ * the same). */
+#define MCA_FCOLL_LA_TWOPHASE_READ_PROBE_MIN 8
 /* The probe tries the slower path again once in this many reads. */
 #define MCA_FCOLL_LA_TWOPHASE_PROBE_PERIOD 32
 #define MCA_FCOLL_LA_TWOPHASE_WRITE_IOV_MIN 8192
