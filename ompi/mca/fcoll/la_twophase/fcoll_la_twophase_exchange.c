@@ -219,6 +219,21 @@ static int lat_io_push(mca_fcoll_la_twophase_xchg_t *x, char *mem, int64_t off, 
     return OMPI_SUCCESS;
 }
 
+/* Append bytes [pos, pos + len) of my data, at file offset off, to the
+ * gather list: one entry per memory segment they lie in. */
+static int lat_io_push_mine(mca_fcoll_la_twophase_xchg_t *x, int64_t off, int64_t pos,
+                            int64_t len)
+{
+    int k, ret;
+    x->own.n = 0;
+    ret = lat_mem_blocks(&x->plan, pos, len, &x->own);
+    for (k = 0; OMPI_SUCCESS == ret && k < x->own.n; k++) {
+        ret = lat_io_push(x, (char *) x->own.addr[k], off, x->own.blen[k]);
+        off += x->own.blen[k];
+    }
+    return ret;
+}
+
 /* An iov window's next block in offset order, block b of list l, onto the
  * gather list: another process's bytes from where its contiguous receive
  * put them (its list is in the order it sent them), mine straight from my
@@ -228,7 +243,7 @@ static int lat_iov_emit(mca_fcoll_la_twophase_xchg_t *x, int l,
                         const mca_fcoll_la_twophase_piece_t *b)
 {
     int64_t skip = x->io_end > b->off ? x->io_end - b->off : 0, off;
-    int k, ret = OMPI_SUCCESS;
+    int ret = OMPI_SUCCESS;
 
     if (skip > b->len) {
         skip = b->len;
@@ -241,12 +256,7 @@ static int lat_iov_emit(mca_fcoll_la_twophase_xchg_t *x, int l,
             ret = lat_io_push(x, mem, off, b->len - skip);
         }
     } else if (skip < b->len) {
-        x->own.n = 0;
-        ret = lat_mem_blocks(&x->plan, b->pos + skip, b->len - skip, &x->own);
-        for (k = 0; OMPI_SUCCESS == ret && k < x->own.n; k++) {
-            ret = lat_io_push(x, (char *) x->own.addr[k], off, x->own.blen[k]);
-            off += x->own.blen[k];
-        }
+        ret = lat_io_push_mine(x, off, b->pos + skip, b->len - skip);
     }
     if (b->off + b->len > x->io_end) {
         x->io_end = b->off + b->len;
@@ -365,78 +375,42 @@ static ssize_t lat_fbtl_io(const mca_fcoll_la_twophase_plan_t *plan,
     return done;
 }
 
-/* Write/read the covered ranges cov (sorted, disjoint) between the file
- * and the window buffer starting at file offset ws. */
-static int lat_window_io(const mca_fcoll_la_twophase_plan_t *plan,
-                         const mca_fcoll_la_twophase_pvec_t *cov, char *winbuf, int64_t ws,
-                         bool write)
+/* Write/read the gather list x->io (x->nio entries, in file order). */
+static int lat_io_flush(mca_fcoll_la_twophase_xchg_t *x, bool write)
 {
-    int i, n = cov->n;
-    ssize_t done;
-    mca_common_ompio_io_array_t *io;
-
-    if (0 == n) {
+    if (0 == x->nio) {
         return OMPI_SUCCESS;
     }
-    io = malloc((size_t) n * sizeof(*io));
-    if (NULL == io) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+    return lat_fbtl_io(&x->plan, x->io, x->nio, write) < 0 ? MPI_ERR_IO : OMPI_SUCCESS;
+}
+
+/* Write/read the covered ranges x->cov (sorted, disjoint) between the
+ * file and the window buffer. */
+static int lat_window_io(mca_fcoll_la_twophase_xchg_t *x)
+{
+    int i, ret = OMPI_SUCCESS;
+
+    x->nio = 0;
+    for (i = 0; OMPI_SUCCESS == ret && i < x->cov.n; i++) {
+        ret = lat_io_push(x, x->winbuf + (x->cov.v[i].off - x->ws), x->cov.v[i].off,
+                          x->cov.v[i].len);
     }
-    for (i = 0; i < n; i++) {
-        io[i].memory_address = winbuf + (cov->v[i].off - ws);
-        io[i].offset = (IOVBASE_TYPE *) (intptr_t) cov->v[i].off;
-        io[i].length = (size_t) cov->v[i].len;
-    }
-    done = lat_fbtl_io(plan, io, n, write);
-    free(io);
-    return done < 0 ? MPI_ERR_IO : OMPI_SUCCESS;
+    return OMPI_SUCCESS == ret ? lat_io_flush(x, x->write) : ret;
 }
 
 /* Write/read the given blocks of my own data straight between my buffer
- * and the file (a window that holds no other process's data). */
-static int lat_direct_io(const mca_fcoll_la_twophase_plan_t *plan,
-                         const mca_fcoll_la_twophase_pvec_t *blocks,
-                         mca_fcoll_la_twophase_tvec_t *seg, bool write)
+ * and the file (a window that holds no other process's data, or all my
+ * pieces when I serve myself). */
+static int lat_direct_io(mca_fcoll_la_twophase_xchg_t *x,
+                         const mca_fcoll_la_twophase_pvec_t *blocks, bool write)
 {
-    int i, k, n = 0, cap = 0, ret = OMPI_SUCCESS;
-    ssize_t done;
-    mca_common_ompio_io_array_t *io = NULL;
+    int i, ret = OMPI_SUCCESS;
 
-    for (i = 0; i < blocks->n; i++) {
-        int64_t off = blocks->v[i].off;
-        seg->n = 0;
-        ret = lat_mem_blocks(plan, blocks->v[i].pos, blocks->v[i].len, seg);
-        if (OMPI_SUCCESS != ret) {
-            goto out;
-        }
-        for (k = 0; k < seg->n; k++) {
-            if (n == cap) {
-                void *p;
-                cap = cap ? 2 * cap : 64;
-                p = realloc(io, (size_t) cap * sizeof(*io));
-                if (NULL == p) {
-                    ret = OMPI_ERR_OUT_OF_RESOURCE;
-                    goto out;
-                }
-                io = p;
-            }
-            io[n].memory_address = (void *) seg->addr[k];
-            io[n].offset = (IOVBASE_TYPE *) (intptr_t) off;
-            io[n].length = (size_t) seg->blen[k];
-            off += seg->blen[k];
-            n++;
-        }
+    x->nio = 0;
+    for (i = 0; OMPI_SUCCESS == ret && i < blocks->n; i++) {
+        ret = lat_io_push_mine(x, blocks->v[i].off, blocks->v[i].pos, blocks->v[i].len);
     }
-    if (0 == n) {
-        goto out;
-    }
-    done = lat_fbtl_io(plan, io, n, write);
-    if (done < 0) {
-        ret = MPI_ERR_IO;
-    }
-out:
-    free(io);
-    return ret;
+    return OMPI_SUCCESS == ret ? lat_io_flush(x, write) : ret;
 }
 
 /* Final agreement on errors: every rank returns an error when any failed. */
@@ -546,7 +520,7 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
                 batch += take;
                 if (OMPI_SUCCESS == ret && (batch == plan->cycle ||
                                             (i == plan->npieces - 1 && k + take == p->len))) {
-                    ret = lat_direct_io(plan, &x->mine, &x->own, write);
+                    ret = lat_direct_io(x, &x->mine, write);
                     x->mine.n = 0;
                     batch = 0;
                 }
@@ -677,17 +651,21 @@ int mca_fcoll_la_twophase_xchg_window(mca_fcoll_la_twophase_xchg_t *x)
          * out of fragments) and write my own blocks from my buffer, without
          * copying them into the window.  The received data must fit in the
          * buffer: overlapping writes may exceed the window. */
-        int64_t others = 0, all;
+        int64_t need = (int64_t) mca_fcoll_la_twophase_write_iov_min * x->blocks.n;
+        int64_t others = 0, all = 0;
         int i;
-        for (i = 0; i < x->first[P]; i++) {
-            others += x->blocks.v[i].len;
+        /* my own blocks are disjoint, so all <= others + (we - ws): with
+         * others limited to the buffer, many small blocks (interleaved
+         * access) are rejected without a pass over them */
+        if (need <= x->winsize + (x->we - x->ws)) {
+            for (i = 0; i < x->blocks.n; i++) {
+                all += x->blocks.v[i].len;
+                if (i < x->first[P]) {
+                    others = all;
+                }
+            }
+            x->iov = others <= x->winsize && all >= need;
         }
-        all = others;
-        for (i = x->first[P]; i < x->blocks.n; i++) {
-            all += x->blocks.v[i].len;
-        }
-        x->iov = others <= x->winsize &&
-                 all >= (int64_t) mca_fcoll_la_twophase_write_iov_min * x->blocks.n;
     }
     return OMPI_SUCCESS;
 }
@@ -782,18 +760,17 @@ int mca_fcoll_la_twophase_xchg_io(mca_fcoll_la_twophase_xchg_t *x)
         return OMPI_SUCCESS;
     }
     if (x->direct) {
-        ret = lat_direct_io(&x->plan, &x->blocks, &x->own, x->write);
+        ret = lat_direct_io(x, &x->blocks, x->write);
     } else {
         ret = lat_merge(x, x->iov);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
         if (x->iov) {
-            ret = (x->nio > 0 && lat_fbtl_io(&x->plan, x->io, x->nio, true) < 0)
-                      ? MPI_ERR_IO : OMPI_SUCCESS;
+            ret = lat_io_flush(x, true);
             st->iov_windows++;
         } else {
-            ret = lat_window_io(&x->plan, &x->cov, x->winbuf, x->ws, x->write);
+            ret = lat_window_io(x);
         }
     }
     st->io_time_last += mca_fcoll_la_twophase_now() - t0;
