@@ -7,14 +7,17 @@
 #
 # This repository is an overlay: it holds only what the project writes.  This
 # script
-#   1. obtains the pristine Open MPI tarball named in VERSION (OMPI_TARBALL=path
-#      first, then a cached copy, then Debian's source package via apt-get) and
-#      verifies its sha256;
-#   2. unpacks it into the staging directory (_build/src/<topdir>);
+#   1. obtains the pristine Open MPI tarball named in the base's profile,
+#      config/base/<version> (OMPI_TARBALL=path first, then a cached copy, then
+#      Debian's source package via apt-get, or by its pool path when this
+#      Debian release does not carry that version) and verifies its sha256;
+#   2. unpacks it into the staging directory (<builddir>/src/<topdir>);
 #   3. lays this tree's ompi/, opal/ and config/ files over it (a directory that
-#      holds a file named .overlay-owned replaces upstream's directory whole);
-#   4. applies config/patches/*.patch in name order, stopping at the first one
-#      that does not apply;
+#      holds a file named .overlay-owned replaces upstream's directory whole;
+#      the profile's OMPI_OVERLAY_SKIP directories are left out);
+#   4. applies the series' patches, config/patches/<series>/*.patch (4.1: or
+#      config/patches/*.patch), in name order, stopping at the first one that
+#      does not apply;
 #   5. runs upstream's autogen.pl --force in the staging tree.
 #
 # Re-running it after an edit copies only the files that changed and re-runs
@@ -24,8 +27,11 @@
 #
 # Usage: ./autogen.pl [--force] [--quiet] [--help]
 # Environment:
+#   OMPI_BASE           Open MPI base to prepare (a config/base/ profile;
+#                       default OMPI_BASE_DEFAULT in VERSION)
 #   OMPI_TARBALL        path of the Open MPI tarball to use
-#   OVERLAY_BUILD_DIR   where staging, downloads and logs go (default ./_build)
+#   OVERLAY_BUILD_DIR   where staging, downloads and logs go (default ./_build,
+#                       and ./_build/<version> for a base whose profile says so)
 #
 
 use strict;
@@ -51,8 +57,17 @@ if ($help) {
 }
 
 my $top = dirname(abs_path($0));
-my %version = read_version("$top/VERSION");
-my $builddir = $ENV{OVERLAY_BUILD_DIR} // "$top/_build";
+my %project = read_kv("$top/VERSION");
+fail("$top/VERSION does not define OMPI_BASE_DEFAULT") unless $project{OMPI_BASE_DEFAULT};
+my $base = (defined $ENV{OMPI_BASE} && $ENV{OMPI_BASE} ne '') ? $ENV{OMPI_BASE}
+         : $project{OMPI_BASE_DEFAULT};
+fail("OMPI_BASE=$base: no profile config/base/$base (profiles: "
+     . join(' ', map { basename($_) } glob("$top/config/base/*")) . ")")
+    unless $base =~ /^[\w.-]+$/ && -f "$top/config/base/$base";
+my %version = read_version("$top/config/base/$base");
+my $builddir = $ENV{OVERLAY_BUILD_DIR} // ("$top/_build"
+    . ($version{OMPI_BUILD_SUBDIR} ne '' ? "/$version{OMPI_BUILD_SUBDIR}" : ''));
+my @skip = split ' ', ($version{OMPI_OVERLAY_SKIP} // '');
 make_path($builddir) unless -d $builddir;
 $builddir = abs_path($builddir);
 my $srcroot  = "$builddir/src";
@@ -68,16 +83,26 @@ sub fail {
     exit 1;
 }
 
-sub read_version {
+# KEY=value lines (a value with spaces in double quotes), as the shell reads.
+sub read_kv {
     my ($f) = @_;
     open(my $fh, '<', $f) or fail("cannot read $f: $!");
     my %v;
     while (<$fh>) {
         next if /^\s*(#|$)/;
-        $v{$1} = $2 if /^\s*([A-Z0-9_]+)=(\S*)\s*$/;
+        if    (/^\s*([A-Z0-9_]+)="([^"]*)"\s*$/) { $v{$1} = $2; }
+        elsif (/^\s*([A-Z0-9_]+)=(\S*)\s*$/)    { $v{$1} = $2; }
+        else { fail("$f:$.: not a KEY=value line: $_"); }
     }
+    return %v;
+}
+
+sub read_version {
+    my ($f) = @_;
+    my %v = read_kv($f);
     for my $k (qw(OMPI_TARBALL_NAME OMPI_TARBALL_SHA256 OMPI_TARBALL_TOPDIR
-                  OMPI_DEBIAN_SOURCE OMPI_BASE_VERSION)) {
+                  OMPI_DEBIAN_SOURCE OMPI_BASE_VERSION OMPI_SERIES
+                  OMPI_BUILD_SUBDIR)) {
         fail("$f does not define $k") unless defined $v{$k};
     }
     return %v;
@@ -215,6 +240,13 @@ sub obtain_tarball {
         unlink($cached);
     }
 
+    # A base this Debian release does not carry (5.0.7 on bookworm): its
+    # orig tarball by its pool path, from this machine's Debian mirror.
+    my ($mirror, $suite) = debian_archive();
+    if (($version{OMPI_DEBIAN_SUITE} // $suite) ne $suite && $version{OMPI_DEBIAN_POOL}) {
+        return fetch_from_pool($mirror, $cached);
+    }
+
     fail("no Open MPI tarball: OMPI_TARBALL is not set and apt-get is not available.\n"
          . "  Set OMPI_TARBALL to the path of $name (sha256 $want).")
         unless which('apt-get');
@@ -266,6 +298,36 @@ sub obtain_tarball {
     return $cached;
 }
 
+sub fetch_from_pool {
+    my ($mirror, $cached) = @_;
+    my $name = $version{OMPI_TARBALL_NAME};
+    my $want = $version{OMPI_TARBALL_SHA256};
+    $mirror = 'http://deb.debian.org/debian' unless $mirror =~ m{^https?://};
+    $mirror =~ s{/+$}{};
+    my $url = "$mirror/pool/$version{OMPI_DEBIAN_POOL}/$name";
+    my @get = which('curl') ? ('curl', '-fsSL', '-o', "$cached.part", $url)
+            : which('wget') ? ('wget', '-q', '-O', "$cached.part", $url)
+            : fail("neither curl nor wget to fetch $url (sudo apt-get install -y curl),\n"
+                   . "  or set OMPI_TARBALL=/path/to/$name (sha256 $want)");
+    say("fetching $name from Debian $version{OMPI_DEBIAN_SUITE}'s pool: $url");
+    my $log = "$logdir/fetch-$name.log";
+    my $rc = run_logged($log, dirname($cached), @get);
+    fail("fetching $url failed (log: $log):\n" . tail_file($log, 10)
+         . "  Set OMPI_TARBALL=/path/to/$name (sha256 $want) to build from a local copy.") if $rc;
+    my $size = -s "$cached.part";
+    if ($version{OMPI_TARBALL_SIZE} && $size != $version{OMPI_TARBALL_SIZE}) {
+        unlink("$cached.part");
+        fail("$url: $size bytes, expected $version{OMPI_TARBALL_SIZE}");
+    }
+    my $got = sha256_file("$cached.part");
+    if ($got ne $want) {
+        unlink("$cached.part");
+        fail("$url has the wrong checksum.\n  expected sha256 $want\n  got      sha256 $got");
+    }
+    rename("$cached.part", $cached) or fail("cannot write $cached: $!");
+    return $cached;
+}
+
 # ---------------------------------------------------------------- overlay
 
 my %BUILD_SYSTEM = map { $_ => 1 } qw(configure.m4 Makefile.am configure.params
@@ -289,7 +351,11 @@ sub overlay_files {
             my $p = $File::Find::name;
             my $rel = substr($p, length($top) + 1);
             if (-d $p) {
-                $File::Find::prune = 1 if $rel eq 'config/patches';
+                # Not laid on the tree: patch series, base profiles, and
+                # what this base's profile leaves out.
+                $File::Find::prune = 1
+                    if $rel eq 'config/patches' || $rel eq 'config/base'
+                       || grep { $rel eq $_ } @skip;
                 return;
             }
             my $b = basename($p);
@@ -301,8 +367,13 @@ sub overlay_files {
     return (\%files, [sort @owned]);
 }
 
+# The series' patches: config/patches/<series>/, or for 4.1 (whose patches
+# have not all moved there yet) config/patches/ itself.
+my $patchdir = "config/patches/$version{OMPI_SERIES}";
+$patchdir = 'config/patches' if !-d "$top/$patchdir" && $version{OMPI_SERIES} eq '4.1';
+
 sub patch_series {
-    my @p = sort glob("$top/config/patches/*.patch");
+    my @p = sort glob("$top/$patchdir/*.patch");
     return map { [basename($_), $_, sha256_file($_)] } @p;
 }
 
@@ -361,7 +432,8 @@ sub run_upstream_autogen {
         return;
     }
     say("running upstream autogen.pl --force (about 2 minutes; log: $logdir/autogen.log)");
-    my $rc = run_logged("$logdir/autogen.log", $staging, $^X, 'autogen.pl', '--force');
+    my $rc = run_logged("$logdir/autogen.log", $staging, $^X, 'autogen.pl', '--force',
+                        split(' ', $version{OMPI_AUTOGEN_ARGS} // ''));
     fail("upstream autogen.pl failed (exit $rc); last lines of $logdir/autogen.log:\n"
          . tail_file("$logdir/autogen.log", 25)) if $rc;
 }
@@ -376,7 +448,7 @@ sub full_prepare {
     # that a patch also edits would lose the patch on the next resync.
     for my $p (@$patches) {
         for my $t (patch_targets($p->[1])) {
-            fail("config/patches/$p->[0] edits $t, which the overlay also provides; "
+            fail("$patchdir/$p->[0] edits $t, which the overlay also provides; "
                  . "change the overlay file instead") if exists $files->{$t};
         }
     }
@@ -399,15 +471,16 @@ sub full_prepare {
     copy_in($_) for sort keys %$files;
     say("laid " . scalar(keys %$files) . " overlay files over the tree");
 
+    my $fuzz = defined $version{OMPI_PATCH_FUZZ} ? "--fuzz=$version{OMPI_PATCH_FUZZ}" : '';
     for my $p (@$patches) {
         my ($name, $path) = @$p;
-        my $out = `patch -p1 --forward --batch --dry-run -d '$staging' < '$path' 2>&1`;
-        fail("patch config/patches/$name does not apply to Open MPI "
+        my $out = `patch -p1 --forward --batch $fuzz --dry-run -d '$staging' < '$path' 2>&1`;
+        fail("patch $patchdir/$name does not apply to Open MPI "
              . "$version{OMPI_BASE_VERSION}:\n$out"
              . "  Refresh the patch against the pristine tree, or remove it.") if $?;
-        $out = `patch -p1 --forward --batch -s -d '$staging' < '$path' 2>&1`;
-        fail("patch config/patches/$name failed:\n$out") if $?;
-        say("applied config/patches/$name");
+        $out = `patch -p1 --forward --batch $fuzz -s -d '$staging' < '$path' 2>&1`;
+        fail("patch $patchdir/$name failed:\n$out") if $?;
+        say("applied $patchdir/$name");
     }
 
     write_state($files, $owned, $patches, 0);

@@ -11,8 +11,10 @@
 #
 # Each step is skipped when it has nothing to do, so re-running after an edit
 # rebuilds only what changed.  Environment:
+#   OMPI_BASE=version   Open MPI base, a profile in config/base/ (default: 4.1.4;
+#                       5.0.7 builds in ./_build/5.0.7, installs in ./_install-5.0.7)
 #   PREFIX=dir          install prefix (default: ./_install in this checkout)
-#   OMPI_TARBALL=file   use this Open MPI 4.1.4 tarball instead of Debian's
+#   OMPI_TARBALL=file   use this Open MPI tarball instead of Debian's
 #   OVERLAY_BUILD_DIR   staging/build directory (default: ./_build)
 #   JOBS=n              parallel make jobs (default: number of cores)
 #   NO_APT=1            do not install Debian packages, only report missing ones
@@ -24,9 +26,15 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$TOP"
 # shellcheck source=VERSION
 . "$TOP/VERSION"
+OMPI_BASE=${OMPI_BASE:-$OMPI_BASE_DEFAULT}
+[ -f "$TOP/config/base/$OMPI_BASE" ] ||
+    { echo "quickstart: error: OMPI_BASE=$OMPI_BASE: no profile config/base/$OMPI_BASE (there are: $(ls "$TOP/config/base" | tr '\n' ' '))" >&2; exit 1; }
+# shellcheck disable=SC1090
+. "$TOP/config/base/$OMPI_BASE"
+export OMPI_BASE
 
-PREFIX=${PREFIX:-$TOP/_install}
-BUILD=${OVERLAY_BUILD_DIR:-$TOP/_build}
+PREFIX=${PREFIX:-$TOP/$OMPI_INSTALL_NAME}
+BUILD=${OVERLAY_BUILD_DIR:-$TOP/_build${OMPI_BUILD_SUBDIR:+/$OMPI_BUILD_SUBDIR}}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 SRC=$BUILD/src/$OMPI_TARBALL_TOPDIR
 OBJ=$BUILD/obj
@@ -38,8 +46,8 @@ die()  { printf 'quickstart: error: %s\n' "$*" >&2; exit 1; }
 stamp() { date +%s; }
 
 # Debian packages the build, the components and the tests need.
-# The transports and bindings are those of Debian's own openmpi 4.1.4 package
-# (its debian/rules), so that this installation can replace it.
+# The transports and bindings are those of Debian's own openmpi package of
+# the base (its debian/rules), so that this installation can replace it.
 DEB_ARCH=$(dpkg-architecture -qDEB_HOST_ARCH 2>/dev/null || dpkg --print-architecture)
 PACKAGES="gcc g++ gfortran make perl autoconf automake libtool flex m4 patch tar xz-utils
   ccache pkg-config libpmix-dev libhwloc-dev libevent-dev zlib1g-dev
@@ -82,6 +90,7 @@ configure_args() {
     arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
     pmix=/usr/lib/$arch/pmix2
     [ -f "$pmix/include/pmix.h" ] || die "Debian's PMIx is not where expected ($pmix/include/pmix.h); install libpmix-dev"
+    if [ "$OMPI_SERIES" = 5.0 ]; then configure_args_50 "$pmix"; return; fi
     # What Debian's openmpi 4.1.4 package configures (debian/rules), so that
     # programs and libraries built against it, Fortran ones included, run
     # here unchanged, over the same transports.  Java only with JAVA=1.
@@ -119,6 +128,39 @@ configure_args() {
         "--without-hcoll" "--without-fca" "--without-ucc" "--without-lsf" "--without-alps"
 }
 
+# What Debian 13's openmpi 5.0.7 package configures (debian/rules), PMIx
+# named by path (bookworm's libpmix-dev 4.2.2 keeps it in .../pmix2;
+# 5.0.7 needs PMIx >= 4.2.0) and PRRTE bundled.  5.0 has no C++ bindings,
+# no MPI-1 compatibility switch, no verbs or PSM (Debian still passes
+# --with-verbs and --with-psm; 5.0.7's configure ignores them).
+configure_args_50() {
+    local pmix=$1 opt
+    printf '%s\n' \
+        "--prefix=$PREFIX" \
+        "--with-pmix=$pmix" \
+        "--with-hwloc=external" \
+        "--with-libevent=external" \
+        "--with-slurm" "--with-sge" "--without-tm" \
+        "--enable-ipv6" \
+        "--with-devel-headers" \
+        "--disable-static"
+    case $DEB_ARCH in hurd-*|s390x) opt=--without-ofi ;; *) opt=--with-ofi ;; esac
+    echo "$opt"
+    case $DEB_ARCH in amd64|ppc64el|arm64|riscv64) opt=--with-ucx ;; *) opt=--without-ucx ;; esac
+    echo "$opt"
+    case $DEB_ARCH in amd64) opt=--with-psm2 ;; *) opt=--without-psm2 ;; esac
+    echo "$opt"
+    case $DEB_ARCH in s390x|alpha|sparc64) echo --without-cma ;; *) echo --with-cma ;; esac
+    case $DEB_ARCH in s390x|riscv64) echo --enable-builtin-atomics ;; esac
+    if [ -n "${JAVA:-}" ]; then
+        printf '%s\n' "--enable-mpi-java" "--with-jdk-dir=/usr/lib/jvm/default-java"
+    else
+        echo "--disable-mpi-java"
+    fi
+    printf '%s\n' "--without-portals4" "--without-cuda" "--without-hcoll" "--without-ucc" \
+        "--without-lsf" "--without-alps"
+}
+
 # Debian's openmpi-bin ships these site defaults in
 # /etc/openmpi/openmpi-mca-params.conf (see its README.Debian): UCX, the
 # verbs and libfabric BTLs and the OFI MTL are built but not chosen by
@@ -131,6 +173,8 @@ configure_args() {
 site_defaults() {
     local conf=$PREFIX/etc/openmpi-mca-params.conf
     [ -f "$conf" ] || die "make install did not install $conf"
+    # Debian 13's openmpi 5.0.7 ships upstream's file unchanged.
+    [ "$OMPI_SERIES" = 4.1 ] || return 0
     grep -q '^# >>> Debian site defaults' "$conf" && return 0
     cat >>"$conf" <<'CONF'
 # >>> Debian site defaults (written by quickstart.sh; as Debian's openmpi-bin)

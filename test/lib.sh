@@ -5,6 +5,14 @@
 set -euo pipefail
 : "${TOP:?run tests through test/run.sh}" "${PREFIX:?}" "${TEST_TMP:?}"
 
+# The Open MPI base under test (OMPI_BASE, as quickstart.sh exports it; else
+# VERSION's default) and its profile: OMPI_SERIES, OMPI_TARBALL_*.
+# shellcheck source=../VERSION
+. "$TOP/VERSION"
+OMPI_BASE=${OMPI_BASE:-$OMPI_BASE_DEFAULT}
+# shellcheck disable=SC1090
+. "$TOP/config/base/$OMPI_BASE"
+
 MPICC=$PREFIX/bin/mpicc
 OMPI_INFO=$PREFIX/bin/ompi_info
 
@@ -14,17 +22,21 @@ note() { echo "== $*"; }
 
 # mpirun with the flags every test needs: oversubscription (2 cores, up to 8
 # ranks) and, only when the tests run as root, Open MPI's root consent.
+# 5.0's mpirun is PRRTE's, where --oversubscribe is a deprecated alias
+# that warns on every run.
+MPIRUN_OVERSUBSCRIBE=(--oversubscribe)
+[ "$OMPI_SERIES" = 4.1 ] || MPIRUN_OVERSUBSCRIBE=(--map-by :OVERSUBSCRIBE)
 mpirun_t() {
     local root=()
     [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-    "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe "$@"
+    "$PREFIX/bin/mpirun" "${root[@]}" "${MPIRUN_OVERSUBSCRIBE[@]}" "$@"
 }
 
 # run_to SECONDS OUT mpirun-args...: mpirun_t under a time limit, output in
 # OUT; a hang fails the test saying so, any other exit status is returned.
 run_to() {
     local secs=$1 out=$2 rc=0; shift 2
-    timeout -k 10 "$secs" bash -c "$(declare -f mpirun_t); mpirun_t \"\$@\"" mpirun_t "$@" \
+    timeout -k 10 "$secs" bash -c "$(declare -p MPIRUN_OVERSUBSCRIBE; declare -f mpirun_t); mpirun_t \"\$@\"" mpirun_t "$@" \
         >"$out" 2>&1 || rc=$?
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         tail -n 20 "$out"; fail "hung: no end after ${secs}s: mpirun $*"
@@ -117,7 +129,7 @@ mpich_clean() {
 # The verified Open MPI tarball the build used (for the build tests).
 base_tarball() {
     local t=${OMPI_TARBALL:-}
-    [ -n "$t" ] || { . "$TOP/VERSION"; t=$OVERLAY_BUILD_DIR/downloads/$OMPI_TARBALL_NAME; }
+    [ -n "$t" ] || t=$OVERLAY_BUILD_DIR/downloads/$OMPI_TARBALL_NAME
     [ -f "$t" ] || skip "no Open MPI tarball at $t"
     echo "$t"
 }
@@ -131,7 +143,7 @@ copy_overlay() {
 }
 
 # The prepared Open MPI source tree (for unit tests that need OPAL headers).
-OMPI_SRC=$OVERLAY_BUILD_DIR/src/openmpi-4.1.4
+OMPI_SRC=$OVERLAY_BUILD_DIR/src/$OMPI_TARBALL_TOPDIR
 COMPRESS=$TOP/opal/mca/compress
 CODEC_SOURCES="$COMPRESS/lzo/compress_lzo_codec.c $COMPRESS/lz4/compress_lz4_codec.c
   $COMPRESS/zstd/compress_zstd_codec.c $COMPRESS/bzip2/compress_bzip2_codec.c

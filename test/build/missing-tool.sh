@@ -11,4 +11,4 @@ must_fail out.txt "autogen.pl went on without autoconf" \
     env PATH="$PWD/bin" OMPI_TARBALL="$tarball" OVERLAY_BUILD_DIR="$PWD/b" "$TOP/autogen.pl"
 assert_grep 'missing build tools: autoconf' out.txt
 assert_grep 'apt-get install -y autoconf' out.txt
-[ ! -d b/src/openmpi-4.1.4 ] || fail "work started although a tool was missing"
+[ ! -d "b/src/$OMPI_TARBALL_TOPDIR" ] || fail "work started although a tool was missing"

@@ -13,7 +13,7 @@ echo '# empty' >repo/opal/mca/testfw/testcomp/Makefile.am
 touch repo/opal/mca/backtrace/.overlay-owned
 echo 'owned' >repo/opal/mca/backtrace/Makefile.am
 export OMPI_TARBALL=$tarball OVERLAY_BUILD_DIR=$PWD/b OVERLAY_SKIP_UPSTREAM_AUTOGEN=1
-S=b/src/openmpi-4.1.4
+S=b/src/$OMPI_TARBALL_TOPDIR
 ag() { repo/autogen.pl "$@" >out.txt 2>&1 || { cat out.txt; fail "autogen.pl failed"; }; cat out.txt; }
 
 ag
