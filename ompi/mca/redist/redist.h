@@ -28,6 +28,7 @@
 #include "opal/mca/base/base.h"
 #include "opal/mca/mca.h"
 #include "ompi/mca/redist/redist_actions.h"
+#include "ompi/mca/redist/redist_slots.h"
 
 BEGIN_C_DECLS
 
@@ -73,23 +74,9 @@ struct ompi_redist_t {
     int nprocs, me;
     int nlive;                  /* live slots at the start of an execute */
 
-    /* The map from this process's side (create; read-only afterwards).
-     * home[s]: target slot here for a block that stays, REDIST_OUT for one
-     * that leaves, REDIST_EMPTY for a free slot.  Blocks leaving for q are
-     * out_slot[out_off[q] .. out_off[q+1]) in slot order; blocks coming
-     * from p land in in_slot[in_off[p] .. in_off[p+1]), in p's slot order
-     * (the order p sends them in). */
-    int *home;
-    int *out_off, *out_slot;
-    int *in_off, *in_slot;
-
-    /* Execution state (reset by each execute).  held[s]: target slot of
-     * the block slot s holds now, REDIST_EMPTY if none.  Free slots are a
-     * set with O(1) removal of a given slot (free_at: index in free_list,
-     * -1 when not free). */
-    int *held;
-    int *free_list, *free_at, nfree;
-    int *out_next, *in_next;    /* per peer: blocks sent / received so far */
+    /* The map from this process's side and which slot holds what (the
+     * slot bookkeeping that execute and create's dry run share). */
+    redist_slots_t sl;
     char *stage;                /* two blocks' spans (stage 1 at + span) */
     ompi_request_t **tok_reqs;  /* per peer: its "ready" message */
     int *tok_val;               /* 2n: the tokens, then run starts */
@@ -98,11 +85,7 @@ struct ompi_redist_t {
     ompi_datatype_t *block_type;  /* count elements of type */
     ompi_datatype_t **act_type;   /* per action: its slots; NULL for cycles */
     int nact_type;
-    int *land;                  /* nslots: scratch of the dry run */
-    /* park: the slots of held batches, batch k at park_slot[batch_off[k]
-     * .. batch_off[k+1]), batch_next[k] sent on so far */
-    int *park_slot, *batch_off, *batch_next;
-    int npark, nbatch;
+    int *land;                  /* nslots + 1: where an action's blocks land */
     ompi_request_t **reqs;      /* request_limit requests */
     int request_limit;
 
@@ -111,10 +94,6 @@ struct ompi_redist_t {
     size_t extra_bytes;         /* what create allocated for this redistributor */
 };
 
-/* REDIST_VACANT, REDIST_LANDING: inside one cycle only (base_cycle), a
- * slot whose block was staged and sent, and one a receive is landing in */
-enum { REDIST_EMPTY = -1, REDIST_OUT = -2, REDIST_PARKED = -3, REDIST_VACANT = -4,
-       REDIST_LANDING = -5 };
 /* dest_rank of a free slot (MPIX_REDIST_FREE in mpi-ext.h) */
 #define REDIST_FREE_RANK (-1)
 

@@ -40,7 +40,7 @@ typedef void (*redist_act_emit_fn_t)(void *ctx, int rank, const redist_action_t 
 int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
                       redist_act_emit_fn_t emit, void *ctx);
 
-/* The phase scheduler (Pinar and Hendrickson's phases; the seed's
+/* The phase scheduler (Pinar and Hendrickson's phases; MADRE's
  * phaseBred): in each phase every process receives at most the free slots
  * it had when the phase began, shared among its senders round-robin
  * (the first sender moves on by one each phase); all of a phase's moves

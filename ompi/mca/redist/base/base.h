@@ -124,14 +124,6 @@ void *ompi_redist_base_alloc(ompi_redist_t *rd, size_t n);
 /* The largest error of all processes (every process returns the same). */
 int ompi_redist_base_agree(ompi_redist_t *rd, int rc);
 
-/* Rank-level moves (global-order schedules; see redist.h; run_actions
- * runs consecutive sends and receives together).  recv: n blocks from p
- * into free slots (a block's own target slot when free), in windows of
- * request_limit, each announced to p once its receives are posted (so no
- * block waits unexpected at this process); cycle: n blocks to next while
- * n come from prev into the slots they leave (zero free slots). */
-int ompi_redist_base_recv(ompi_redist_t *rd, int p, int n);
-int ompi_redist_base_cycle(ompi_redist_t *rd, int next, int prev, int n);
 /* Put every block this process holds in its target slot (in place). */
 void ompi_redist_base_settle(ompi_redist_t *rd);
 /* Reset the execution state to the map's start (every execute). */
@@ -145,31 +137,6 @@ static inline char *ompi_redist_base_slot(const ompi_redist_t *rd, int s)
 static inline void ompi_redist_base_copy(const ompi_redist_t *rd, char *dst, const char *src)
 {
     memcpy(dst + rd->span_lb, src + rd->span_lb, rd->span);
-}
-/* Free slots: put s in the set; take a slot for a block whose target
- * here is t (t itself when free, else any). */
-static inline void ompi_redist_base_put_free(ompi_redist_t *rd, int s)
-{
-    rd->free_at[s] = rd->nfree;
-    rd->free_list[rd->nfree++] = s;
-}
-static inline int ompi_redist_base_take_free(ompi_redist_t *rd, int t)
-{
-    int s = t >= 0 && rd->free_at[t] >= 0 ? t : rd->free_list[rd->nfree - 1];
-    int last = rd->free_list[--rd->nfree], at = rd->free_at[s];
-    rd->free_list[at] = last;
-    rd->free_at[last] = at;
-    rd->free_at[s] = -1;
-    return s;
-}
-/* Blocks this process still has to send to q / receive from p. */
-static inline int ompi_redist_base_out_left(const ompi_redist_t *rd, int q)
-{
-    return rd->out_off[q + 1] - rd->out_off[q] - rd->out_next[q];
-}
-static inline int ompi_redist_base_in_left(const ompi_redist_t *rd, int p)
-{
-    return rd->in_off[p + 1] - rd->in_off[p] - rd->in_next[p];
 }
 
 /* Plans made on a root: every process contributes mine[0..nmine); rank
@@ -201,10 +168,13 @@ void ompi_redist_base_free_sched(ompi_redist_t *rd);
 enum { REDIST_SEARCH_DFS = 0, REDIST_SEARCH_PHASES = 1, REDIST_SEARCH_PHASES_BREAK = 2,
        REDIST_SEARCH_PARK = 3 };
 int ompi_redist_base_graph_schedule(ompi_redist_t *rd, int search);
-/* Make run_actions send each action as one message: create's dry run of
- * the actions builds an indexed-block datatype per action over the slots
- * it will send from or land in (collective: agrees on the result). */
-int ompi_redist_base_prepare_actions(ompi_redist_t *rd);
+/* Create's dry run of the action list through the slot bookkeeping
+ * execute uses: a schedule that would overfill a process or send blocks
+ * a process does not have fails here, on every process, not in execute.
+ * With aggregate, run_actions sends each action as one message: the dry
+ * run builds an indexed-block datatype per action over the slots it will
+ * send from or land in.  Collective: agrees on the result. */
+int ompi_redist_base_prepare_actions(ompi_redist_t *rd, int aggregate);
 
 END_C_DECLS
 

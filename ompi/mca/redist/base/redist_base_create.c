@@ -60,21 +60,7 @@ void *ompi_redist_base_alloc(ompi_redist_t *rd, size_t n)
 
 void ompi_redist_base_begin(ompi_redist_t *rd)
 {
-    int s;
-    rd->nfree = 0;
-    for (s = 0; s < rd->nslots; s++) {
-        rd->held[s] = rd->home[s];
-        rd->free_at[s] = -1;
-        if (REDIST_EMPTY == rd->home[s]) {
-            ompi_redist_base_put_free(rd, s);
-        }
-    }
-    memset(rd->out_next, 0, sizeof(int) * rd->nprocs);
-    memset(rd->in_next, 0, sizeof(int) * rd->nprocs);
-    rd->npark = rd->nbatch = 0;
-    if (NULL != rd->batch_off) {
-        rd->batch_off[0] = 0;
-    }
+    redist_slots_begin(&rd->sl);
 }
 
 static int wait_reqs(ompi_redist_t *rd, int n)
@@ -82,20 +68,30 @@ static int wait_reqs(ompi_redist_t *rd, int n)
     return n > 0 ? ompi_request_wait_all(n, rd->reqs, MPI_STATUSES_IGNORE) : OMPI_SUCCESS;
 }
 
-int ompi_redist_base_recv(ompi_redist_t *rd, int p, int n)
+/* Stage k (0 or 1) as a block address. */
+static inline char *stage_block(const ompi_redist_t *rd, int k)
 {
-    int w, i, rc, s, t;
-    if (n > rd->nfree) {
-        return OMPI_ERR_BAD_PARAM;   /* a schedule that overfills this process */
-    }
+    return rd->stage + (ptrdiff_t) k * (ptrdiff_t) rd->span - rd->span_lb;
+}
+
+/* A receive of more blocks than the request limit (one block per
+ * message): in windows of request_limit, each announced to the sender
+ * once its receives are posted (so no block waits unexpected here). */
+static int recv_windows(ompi_redist_t *rd, const redist_action_t *a, int dry)
+{
+    int n = a->n, w, i, rc, p = a->peer;
     while (n > 0) {
         w = n < rd->request_limit ? n : rd->request_limit;
+        if (0 != redist_slots_take_recv(&rd->sl, a, w, rd->land)) {
+            return OMPI_ERR_BAD_PARAM;   /* a schedule that overfills this process */
+        }
+        n -= w;
+        if (dry) {
+            continue;
+        }
         for (i = 0; i < w; i++) {
-            t = rd->in_slot[rd->in_off[p] + rd->in_next[p]++];
-            s = ompi_redist_base_take_free(rd, t);
-            rd->held[s] = t;
-            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type, p, TAG_DATA,
-                                    rd->comm, &rd->reqs[i]));
+            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, rd->land[i]), rd->count, rd->type,
+                                    p, TAG_DATA, rd->comm, &rd->reqs[i]));
             if (OMPI_SUCCESS != rc) {
                 (void) wait_reqs(rd, i);
                 return rc;
@@ -106,131 +102,85 @@ int ompi_redist_base_recv(ompi_redist_t *rd, int p, int n)
         if (OMPI_SUCCESS != rc || OMPI_SUCCESS != (rc = wait_reqs(rd, w))) {
             return rc;
         }
-        n -= w;
     }
     return OMPI_SUCCESS;
 }
 
-/* Stage k (0 or 1) as a block address. */
-static inline char *stage_block(const ompi_redist_t *rd, int k)
+/* A cycle, a->n blocks to a->peer while a->n come from a->peer2 (no free
+ * slot; redist_slots_cycle_step says where each lands).  Block j is
+ * copied into stage j % 2 and sent from there, so its slot is vacant at
+ * once; two blocks in flight per process.  The stage copy is of a block
+ * about to be sent, so the send reads it from cache.  Extra data memory:
+ * two blocks. */
+static int cycle(ompi_redist_t *rd, const redist_action_t *a, int dry)
 {
-    return rd->stage + (ptrdiff_t) k * (ptrdiff_t) rd->span - rd->span_lb;
-}
-
-int ompi_redist_base_cycle(ompi_redist_t *rd, int next, int prev, int n)
-{
-    /* No free slot: block j is copied into stage j % 2 and sent from
-     * there, so its slot s_j is vacant at once and block j of prev can
-     * land straight in its target slot t_j when that one is vacant by now
-     * (a ring shifting slot i to slot i: every block), else in s_j; two
-     * blocks in flight per process, and settle has nothing left to move
-     * for the blocks that landed home (before, each landed in a slot two
-     * steps behind and settle copied every one of them once more, a cold
-     * pass over the whole buffer).  The stage copy is of a block about to
-     * be sent, so the send reads it from cache.  Extra data memory: two
-     * blocks. */
-    int j, rc = OMPI_SUCCESS, s, t, land, *sl = rd->out_slot + rd->out_off[next];
-    int *tl = rd->in_slot + rd->in_off[prev];
-    int o0 = rd->out_next[next], i0 = rd->in_next[prev];
+    int j, rc = OMPI_SUCCESS, s, n = a->n, next = a->peer, prev = a->peer2;
     ompi_request_t **rq = rd->reqs;   /* [2k]: a receive, [2k+1]: a send from stage k */
-    int landed[2] = {-1, -1};         /* slot of the block received through pair k */
+    int landed[2] = {-1, -1}, target[2] = {-1, -1};   /* through pair k */
 
     for (j = 0; j < n; j++) {
-        int k = j % 2;
-        if (j >= 2) {
+        int k = j % 2, land;
+        if (j >= 2 && !dry) {
             rc = ompi_request_wait_all(2, &rq[2 * k], MPI_STATUSES_IGNORE);
             if (OMPI_SUCCESS != rc) {
-                break;
+                return rc;
             }
-            rd->held[landed[k]] = tl[i0 + j - 2];
         }
-        s = sl[o0 + j];
-        ompi_redist_base_copy(rd, stage_block(rd, k), ompi_redist_base_slot(rd, s));
-        rd->held[s] = REDIST_VACANT;
-        t = tl[i0 + j];
-        land = REDIST_VACANT == rd->held[t] ? t : s;
-        rd->held[land] = REDIST_LANDING;
+        if (j >= 2) {
+            redist_slots_cycle_landed(&rd->sl, landed[k], target[k]);
+        }
+        land = redist_slots_cycle_step(&rd->sl, next, prev, &s);
+        if (land < 0) {
+            return OMPI_ERR_BAD_PARAM;
+        }
         landed[k] = land;
+        target[k] = rd->sl.in_slot[rd->sl.in_off[prev] + rd->sl.in_next[prev] - 1];
+        if (dry) {
+            continue;
+        }
+        ompi_redist_base_copy(rd, stage_block(rd, k), ompi_redist_base_slot(rd, s));
         rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, land), rd->count, rd->type, prev,
                                 TAG_DATA, rd->comm, &rq[2 * k]));
         if (OMPI_SUCCESS != rc) {
-            break;
+            return rc;
         }
         rc = MCA_PML_CALL(isend(stage_block(rd, k), rd->count, rd->type, next, TAG_DATA,
                                 MCA_PML_BASE_SEND_STANDARD, rd->comm, &rq[2 * k + 1]));
         if (OMPI_SUCCESS != rc) {
             (void) ompi_request_wait_all(1, &rq[2 * k], MPI_STATUSES_IGNORE);
-            break;
+            return rc;
         }
-    }
-    if (OMPI_SUCCESS != rc) {
-        return rc;
     }
     /* the last (at most two) pairs, oldest first */
     for (j = n - (n < 2 ? n : 2); j < n; j++) {
-        int k = j % 2, rc2 = ompi_request_wait_all(2, &rq[2 * k], MPI_STATUSES_IGNORE);
-        if (OMPI_SUCCESS != rc2) {
-            rc = rc2;
-            continue;
+        int k = j % 2;
+        if (!dry && OMPI_SUCCESS != (rc = ompi_request_wait_all(2, &rq[2 * k],
+                                                                MPI_STATUSES_IGNORE))) {
+            return rc;
         }
-        rd->held[landed[k]] = tl[i0 + j];
+        redist_slots_cycle_landed(&rd->sl, landed[k], target[k]);
     }
-    if (OMPI_SUCCESS != rc) {
-        return rc;
+    if (!dry) {
+        ompi_redist_base_count_blocks(rd, (unsigned long long) n);
+        ompi_redist_base_count(REDIST_STAT_CYCLES, 1);
     }
-    rd->out_next[next] += n;
-    rd->in_next[prev] += n;
-    ompi_redist_base_count_blocks(rd, (unsigned long long) n);
     return OMPI_SUCCESS;
+}
+
+static void settle_copy(void *ctx, int dst, int src)
+{
+    ompi_redist_t *rd = ctx;
+    ompi_redist_base_copy(rd, dst < 0 ? stage_block(rd, 0) : ompi_redist_base_slot(rd, dst),
+                          src < 0 ? stage_block(rd, 0) : ompi_redist_base_slot(rd, src));
 }
 
 void ompi_redist_base_settle(ompi_redist_t *rd)
 {
-    int *inv = rd->free_at, s, t, src;
-    char *stage = rd->stage - rd->span_lb;
-
-    /* inv[t]: the slot holding the block whose target is t */
-    for (s = 0; s < rd->nslots; s++) {
-        inv[s] = -1;
-    }
-    for (s = 0; s < rd->nslots; s++) {
-        if (rd->held[s] >= 0) {
-            inv[rd->held[s]] = s;
-        }
-    }
-    /* Paths: a target slot that holds nothing is filled, then the slot
-     * its block came from, and so on back; each block is copied once. */
-    for (t = 0; t < rd->nslots; t++) {
-        if (rd->held[t] >= 0 || inv[t] < 0) {
-            continue;
-        }
-        s = t;
-        while ((src = inv[s]) >= 0 && src != s) {
-            ompi_redist_base_copy(rd, ompi_redist_base_slot(rd, s), ompi_redist_base_slot(rd, src));
-            rd->held[s] = s;
-            inv[s] = s;
-            rd->held[src] = REDIST_EMPTY;
-            s = src;
-        }
-    }
-    /* What is left misplaced lies on cycles: one staging copy each. */
-    for (s = 0; s < rd->nslots; s++) {
-        if (rd->held[s] < 0 || rd->held[s] == s) {
-            continue;
-        }
-        ompi_redist_base_copy(rd, stage, ompi_redist_base_slot(rd, s));
-        t = s;
-        while ((src = inv[t]) != s) {
-            ompi_redist_base_copy(rd, ompi_redist_base_slot(rd, t), ompi_redist_base_slot(rd, src));
-            rd->held[t] = t;
-            t = src;
-        }
-        ompi_redist_base_copy(rd, ompi_redist_base_slot(rd, t), stage);
-        rd->held[t] = t;
-    }
+    /* the free set is not needed any more: its index is the scratch */
+    redist_slots_settle(&rd->sl, rd->sl.free_at, settle_copy, rd);
 }
 
-/* One message per action (cyclic): an indexed-block datatype over the
+/* One message per action (aggregate): an indexed-block datatype over the
  * slots the action sends from or lands in, built by create's dry run.  A
  * rank's slots move only through its own actions, in its own order, and
  * the free slots are taken and returned in that order too, so the dry run
@@ -239,8 +189,8 @@ static int action_type(ompi_redist_t *rd, int idx, const int *slots, int n)
 {
     ompi_datatype_t *dt = NULL;
     int rc;
-    if (0 == rd->block_bytes || NULL == rd->block_type) {
-        return OMPI_SUCCESS;   /* empty blocks: count-0 messages */
+    if (!rd->aggregate || 0 == rd->block_bytes || NULL == rd->block_type) {
+        return OMPI_SUCCESS;   /* one block per message, or count-0 messages */
     }
     rc = ompi_datatype_create_indexed_block(n, 1, slots, rd->block_type, &dt);
     if (OMPI_SUCCESS == rc && OMPI_SUCCESS != (rc = ompi_datatype_commit(&dt))) {
@@ -261,53 +211,30 @@ static int action_type(ompi_redist_t *rd, int idx, const int *slots, int n)
     return OMPI_SUCCESS;
 }
 
-/* The slots of a sending action's next n blocks (and move its cursor). */
-static const int *send_slots(ompi_redist_t *rd, const redist_action_t *a, int n)
-{
-    const int *sl;
-    int list;
-    if (REDIST_ACT_SEND_PARKED == a->op) {
-        sl = rd->park_slot + rd->batch_off[a->peer2] + rd->batch_next[a->peer2];
-        rd->batch_next[a->peer2] += n;
-        return sl;
-    }
-    list = a->peer2 >= 0 ? a->peer2 : a->peer;
-    sl = rd->out_slot + rd->out_off[list] + rd->out_next[list];
-    rd->out_next[list] += n;
-    return sl;
-}
-
-/* Send (or, dry, plan) n blocks of action idx, all at once. */
-static int send_whole(ompi_redist_t *rd, int idx, const redist_action_t *a, int n, int dry,
-                      ompi_request_t **req)
-{
-    const int *sl = send_slots(rd, a, n);
-    if (dry) {
-        return action_type(rd, idx, sl, n);
-    }
-    ompi_redist_base_count_blocks(rd, (unsigned long long) n);
-    return MCA_PML_CALL(isend(rd->buf, NULL == rd->act_type[idx] ? 0 : 1,
-                              NULL == rd->act_type[idx] ? rd->type : rd->act_type[idx], a->peer,
-                              TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm, req));
-}
-
 /* Consecutive sends of a process run at once: each starts when its
  * receiver says it is ready, in whatever order they say it.  Starting a
  * process's actions early never breaks the global-order argument (each
  * waits only on steps no later than its own), and a send frees slots, so
- * it needs none.  The slots sent from become free at the end of the run,
- * in action order (the dry run's order). */
-static int send_group(ompi_redist_t *rd, redist_action_t *a, int k, int first, int dry)
+ * it needs none.  Every action's slots are taken in action order before
+ * any is sent (two actions may draw on one out list: a send to q and a
+ * parking of q's blocks elsewhere), and become free at the end of the
+ * group, in action order (the dry run's order). */
+static int send_group(ompi_redist_t *rd, const redist_action_t *a, int k, int first, int dry)
 {
-    int g, w, i, rc = OMPI_SUCCESS, active = 0, q, gn[64];
-    const int *gsl[64];
-    for (g = 0; g < k; g++) {   /* each action's slots, for the frees below */
-        gsl[g] = send_slots(rd, &a[g], 0);
-        gn[g] = a[g].n;
+    int g, w, i, rc = OMPI_SUCCESS, active = 0, q;
+    int left[REDIST_GROUP_MAX], sent[REDIST_GROUP_MAX];
+    const int *gsl[REDIST_GROUP_MAX];
+
+    if (0 != redist_slots_take_sends(&rd->sl, a, k, gsl)) {
+        return OMPI_ERR_BAD_PARAM;   /* sends blocks this process does not have */
+    }
+    for (g = 0; g < k; g++) {
+        left[g] = a[g].n;
+        sent[g] = 0;
     }
     if (dry) {
         for (g = 0; g < k && OMPI_SUCCESS == rc; g++) {
-            rc = send_whole(rd, first + g, &a[g], a[g].n, 1, NULL);
+            rc = action_type(rd, first + g, gsl[g], a[g].n);
         }
         goto frees;
     }
@@ -332,20 +259,24 @@ static int send_group(ompi_redist_t *rd, redist_action_t *a, int k, int first, i
                 return OMPI_ERR_BAD_PARAM;   /* the processes disagree on the schedule */
             }
             /* q posted its receive: the send completes without us */
-            rc = send_whole(rd, first + done, &a[done], w, 0, &rd->reqs[0]);
+            ompi_redist_base_count_blocks(rd, (unsigned long long) w);
+            rc = MCA_PML_CALL(isend(rd->buf, NULL == rd->act_type[first + done] ? 0 : 1,
+                                    NULL == rd->act_type[first + done] ? rd->type
+                                                                       : rd->act_type[first + done],
+                                    q, TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm,
+                                    &rd->reqs[0]));
             if (OMPI_SUCCESS != rc || OMPI_SUCCESS != (rc = wait_reqs(rd, 1))) {
                 return rc;
             }
         } else {
-            const int *sl;
-            if (w < 1 || w > rd->request_limit || w > a[done].n) {
+            if (w < 1 || w > rd->request_limit || w > left[done]) {
                 return OMPI_ERR_BAD_PARAM;
             }
-            sl = send_slots(rd, &a[done], w);
             for (i = 0; i < w; i++) {
-                rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, sl[i]), rd->count, rd->type, q,
-                                        TAG_DATA, rd->ready_sends ? MCA_PML_BASE_SEND_READY
-                                                                  : MCA_PML_BASE_SEND_STANDARD,
+                rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, gsl[done][sent[done] + i]),
+                                        rd->count, rd->type, q, TAG_DATA,
+                                        rd->ready_sends ? MCA_PML_BASE_SEND_READY
+                                                        : MCA_PML_BASE_SEND_STANDARD,
                                         rd->comm, &rd->reqs[i]));
                 if (OMPI_SUCCESS != rc) {
                     (void) wait_reqs(rd, i);
@@ -357,8 +288,9 @@ static int send_group(ompi_redist_t *rd, redist_action_t *a, int k, int first, i
             }
             ompi_redist_base_count_blocks(rd, (unsigned long long) w);
         }
-        a[done].n -= w;   /* a is run_actions' copy */
-        if (a[done].n > 0) {
+        sent[done] += w;
+        left[done] -= w;
+        if (left[done] > 0) {
             rc = MCA_PML_CALL(irecv(&rd->tok_val[done], 1, DT_INT, q, TAG_READY, rd->comm,
                                     &rd->tok_reqs[done]));
             if (OMPI_SUCCESS != rc) {
@@ -370,10 +302,7 @@ static int send_group(ompi_redist_t *rd, redist_action_t *a, int k, int first, i
     }
 frees:
     for (g = 0; g < k; g++) {
-        for (i = 0; i < gn[g]; i++) {
-            rd->held[gsl[g][i]] = REDIST_EMPTY;
-            ompi_redist_base_put_free(rd, gsl[g][i]);
-        }
+        redist_slots_sent(&rd->sl, gsl[g], a[g].n);
     }
     return rc;
 }
@@ -383,57 +312,37 @@ frees:
  * sender told, one wait. */
 static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k, int first, int dry)
 {
-    int g, i, rc = OMPI_SUCCESS, nreq = 0, t, s, *land = rd->land;
-    for (g = 0; g < k; g++) {
-        int p = a[g].peer, list = a[g].peer2 >= 0 ? a[g].peer2 : p;
-        int park = REDIST_ACT_RECV_PARK == a[g].op;
-        for (i = 0; i < a[g].n; i++) {
-            if (park) {   /* held for another process: any free slot */
-                s = ompi_redist_base_take_free(rd, -1);
-                rd->held[s] = REDIST_PARKED;
-                rd->park_slot[rd->npark++] = s;
-            } else {
-                t = rd->in_slot[rd->in_off[list] + rd->in_next[list]++];
-                s = ompi_redist_base_take_free(rd, t);
-                rd->held[s] = t;
-            }
-            if (dry) {
-                land[i] = s;
-            } else if (!rd->aggregate) {
-                rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type, p,
-                                        TAG_DATA, rd->comm, &rd->reqs[nreq]));
-                if (OMPI_SUCCESS != rc) {
-                    (void) wait_reqs(rd, nreq);
-                    return rc;
-                }
-                nreq++;
-            }
-        }
-        if (park) {
-            rd->batch_next[rd->nbatch] = 0;
-            rd->batch_off[++rd->nbatch] = rd->npark;
-            if (!dry) {
-                ompi_redist_base_count(REDIST_STAT_PARKED, (unsigned long long) a[g].n);
-            }
-        }
+    int g, i, rc = OMPI_SUCCESS, nreq = 0, *land = rd->land;
+    if (0 != redist_slots_take_recvs(&rd->sl, a, k, rd->land)) {
+        return OMPI_ERR_BAD_PARAM;   /* a schedule that overfills this process */
+    }
+    for (g = 0; g < k; land += a[g].n, g++) {
+        int p = a[g].peer;
         if (dry) {
             if (OMPI_SUCCESS != (rc = action_type(rd, first + g, land, a[g].n))) {
                 return rc;
             }
             continue;
         }
+        if (REDIST_ACT_RECV_PARK == a[g].op) {
+            ompi_redist_base_count(REDIST_STAT_PARKED, (unsigned long long) a[g].n);
+        }
         if (rd->aggregate) {
             ompi_datatype_t *dt = rd->act_type[first + g];
             rc = MCA_PML_CALL(irecv(rd->buf, NULL == dt ? 0 : 1, NULL == dt ? rd->type : dt, p,
                                     TAG_DATA, rd->comm, &rd->reqs[nreq]));
-            if (OMPI_SUCCESS != rc) {
-                (void) wait_reqs(rd, nreq);
-                return rc;
+            nreq += OMPI_SUCCESS == rc;
+        } else {
+            for (i = 0; i < a[g].n && OMPI_SUCCESS == rc; i++) {
+                rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, land[i]), rd->count, rd->type,
+                                        p, TAG_DATA, rd->comm, &rd->reqs[nreq]));
+                nreq += OMPI_SUCCESS == rc;
             }
-            nreq++;
         }
-        rc = MCA_PML_CALL(send(&a[g].n, 1, DT_INT, p, TAG_READY, MCA_PML_BASE_SEND_STANDARD,
-                               rd->comm));
+        if (OMPI_SUCCESS == rc) {
+            rc = MCA_PML_CALL(send(&a[g].n, 1, DT_INT, p, TAG_READY, MCA_PML_BASE_SEND_STANDARD,
+                                   rd->comm));
+        }
         if (OMPI_SUCCESS != rc) {
             (void) wait_reqs(rd, nreq);
             return rc;
@@ -445,49 +354,27 @@ static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k, int fi
 static int run_actions(ompi_redist_t *rd, int dry)
 {
     const redist_int_list_t *l = rd->sched;
-    int i, j, rc = OMPI_SUCCESS, nact = l->n / 4, need, limit;
+    int i, j, kind, rc = OMPI_SUCCESS, nact = l->n / 4;
     const redist_action_t *act = (const redist_action_t *) l->v;
-    redist_action_t grp[64];
 
-    /* one request per action when aggregated, one per block otherwise */
     for (i = 0; i < nact && OMPI_SUCCESS == rc; i = j) {
-        const redist_action_t *a = &act[i];
-        j = i + 1;
-        if (REDIST_ACT_SEND == a->op || REDIST_ACT_SEND_PARKED == a->op) {
-            /* distinct receivers only: a receiver's "ready" messages
-             * match this process's token receives in order */
-            while (j < nact && j - i < 64
-                   && (REDIST_ACT_SEND == act[j].op || REDIST_ACT_SEND_PARKED == act[j].op)) {
-                int g;
-                for (g = i; g < j && act[g].peer != act[j].peer; g++) {
-                }
-                if (g < j) {
-                    break;
-                }
-                j++;
-            }
-            memcpy(grp, a, sizeof(*a) * (j - i));
-            rc = send_group(rd, grp, j - i, i, dry);
-        } else if ((REDIST_ACT_RECV == a->op || REDIST_ACT_RECV_PARK == a->op)
-                   && (rd->aggregate || a->n <= rd->request_limit)) {
-            need = a->n;
-            limit = rd->aggregate ? INT_MAX : rd->request_limit;
-            while (j < nact && j - i < (rd->aggregate ? rd->request_limit : 64)
-                   && (REDIST_ACT_RECV == act[j].op || REDIST_ACT_RECV_PARK == act[j].op)
-                   && need + act[j].n <= limit
-                   && need + act[j].n <= rd->nfree) {
-                need += act[j++].n;
-            }
-            rc = need > rd->nfree ? OMPI_ERR_BAD_PARAM : recv_group(rd, a, j - i, i, dry);
-        } else if (REDIST_ACT_RECV == a->op) {
-            rc = dry ? OMPI_SUCCESS : ompi_redist_base_recv(rd, a->peer, a->n);
-        } else if (dry) {
-            /* bookkeeping only: the cycle's blocks stay in its slots */
-            rd->out_next[a->peer] += a->n;
-            rd->in_next[a->peer2] += a->n;
-        } else {
-            rc = ompi_redist_base_cycle(rd, a->peer, a->peer2, a->n);
-            ompi_redist_base_count(REDIST_STAT_CYCLES, 1);
+        j = redist_slots_group(act, nact, i, rd->aggregate, rd->request_limit, rd->sl.nfree,
+                               &kind);
+        switch (kind) {
+        case REDIST_GROUP_SEND:
+            rc = send_group(rd, &act[i], j - i, i, dry);
+            break;
+        case REDIST_GROUP_RECV:
+            rc = recv_group(rd, &act[i], j - i, i, dry);
+            break;
+        case REDIST_GROUP_RECV_WINDOWS:
+            rc = recv_windows(rd, &act[i], dry);
+            break;
+        case REDIST_GROUP_CYCLE:
+            rc = cycle(rd, &act[i], dry);
+            break;
+        default:
+            rc = OMPI_ERR_BAD_PARAM;   /* an action this interpreter cannot run */
         }
     }
     if (!dry) {
@@ -510,19 +397,20 @@ void ompi_redist_base_free_sched(ompi_redist_t *rd)
     rd->sched = NULL;
 }
 
-int ompi_redist_base_prepare_actions(ompi_redist_t *rd)
+int ompi_redist_base_prepare_actions(ompi_redist_t *rd, int aggregate)
 {
     const redist_int_list_t *l = rd->sched;
-    int rc, nact = l->n / 4;
-    rd->aggregate = 1;
-    rd->nact_type = nact;
-    rd->act_type = ompi_redist_base_alloc(rd, sizeof(ompi_datatype_t *) * (nact + 1));
-    rd->land = ompi_redist_base_alloc(rd, sizeof(int) * (rd->nslots + 1));
-    rc = NULL == rd->act_type || NULL == rd->land ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
-    if (OMPI_SUCCESS == rc && rd->block_bytes > 0) {
-        rc = ompi_datatype_create_contiguous(rd->count, rd->type, &rd->block_type);
-        if (OMPI_SUCCESS == rc) {
-            rc = ompi_datatype_commit(&rd->block_type);
+    int rc = OMPI_SUCCESS, nact = l->n / 4;
+    rd->aggregate = aggregate;
+    if (aggregate) {
+        rd->nact_type = nact;
+        rd->act_type = ompi_redist_base_alloc(rd, sizeof(ompi_datatype_t *) * (nact + 1));
+        rc = NULL == rd->act_type ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+        if (OMPI_SUCCESS == rc && rd->block_bytes > 0) {
+            rc = ompi_datatype_create_contiguous(rd->count, rd->type, &rd->block_type);
+            if (OMPI_SUCCESS == rc) {
+                rc = ompi_datatype_commit(&rd->block_type);
+            }
         }
     }
     if (OMPI_SUCCESS == rc) {
@@ -665,9 +553,9 @@ int ompi_redist_base_root_plan(ompi_redist_t *rd, const int *mine, int nmine,
 /* The arrays create allocated (NULL where it did not get that far). */
 static void rd_free_arrays(ompi_redist_t *rd)
 {
-    void *arrays[] = {rd->home, rd->out_off, rd->out_slot, rd->in_off, rd->in_slot,
-                      rd->held, rd->free_list, rd->free_at, rd->out_next, rd->in_next,
-                      rd->land, rd->park_slot, rd->batch_off, rd->batch_next, rd->stage,
+    void *arrays[] = {rd->sl.home, rd->sl.out_off, rd->sl.out_slot, rd->sl.in_off, rd->sl.in_slot,
+                      rd->sl.held, rd->sl.free_list, rd->sl.free_at, rd->sl.out_next, rd->sl.in_next,
+                      rd->land, rd->sl.park_slot, rd->sl.batch_off, rd->sl.batch_next, rd->stage,
                       rd->tok_reqs, rd->tok_val, rd->reqs};
     size_t k;
     for (k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++) {
@@ -755,7 +643,7 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
     const mca_redist_base_component_t *comp = ompi_redist_base_default;
     double t0 = now();
     int n = ompi_comm_size(comm), me = ompi_comm_rank(comm), err = 0, i, q, flag = 0, rc;
-    int v[6], nout = 0, nin, *outc = NULL, *sendslot = NULL, id = 0;
+    int v[8], nout = 0, nin, *outc = NULL, *sendslot = NULL, id = 0;
     char *mark = NULL;
     ptrdiff_t lb = 0, ext = 0, tlb = 0, text = 0;
     size_t tsize = 0;
@@ -838,7 +726,9 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
     v[3] = id;
     v[4] = -id;
     v[5] = (0 == err && rd->block_bytes > (size_t) INT_MAX);
-    if (OMPI_SUCCESS != allreduce_max(comm, v, 6)) {
+    v[6] = rd->request_limit;
+    v[7] = -rd->request_limit;
+    if (OMPI_SUCCESS != allreduce_max(comm, v, 8)) {
         free(rd);
         return MPI_ERR_INTERN;
     }
@@ -852,6 +742,12 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
               "(info key redist_component)");
         v[0] = MPI_ERR_INFO_VALUE;
     }
+    if (0 == v[0] && v[6] != -v[7]) {
+        /* execute's windows and token checks assume one limit everywhere */
+        fault(comm, &err, MPI_ERR_OTHER, "processes set different redist_base_request_limit "
+              "values (%d to %d): set the same value on every process", -v[7], v[6]);
+        v[0] = MPI_ERR_OTHER;
+    }
     if (0 != v[0]) {
         free(rd);
         return v[0];
@@ -860,66 +756,67 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
     /* 2. this process's view of the map: out lists, then each receiver
      * learns the target slots of its incoming blocks and checks them */
     rd->buf = buf;
-    rd->nslots = nslots;
+    rd->nslots = rd->sl.nslots = nslots;
+    rd->sl.nprocs = n;
     rd->count = count;
-    rd->home = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
-    rd->out_off = ompi_redist_base_alloc(rd, sizeof(int) * (n + 1));
-    rd->in_off = ompi_redist_base_alloc(rd, sizeof(int) * (n + 1));
+    rd->sl.home = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
+    rd->sl.out_off = ompi_redist_base_alloc(rd, sizeof(int) * (n + 1));
+    rd->sl.in_off = ompi_redist_base_alloc(rd, sizeof(int) * (n + 1));
     outc = calloc(n + 1, sizeof(int));
     mark = calloc(nslots + 1, 1);
-    rc = (NULL == rd->home || NULL == rd->out_off || NULL == rd->in_off || NULL == outc
+    rc = (NULL == rd->sl.home || NULL == rd->sl.out_off || NULL == rd->sl.in_off || NULL == outc
           || NULL == mark) ? MPI_ERR_NO_MEM : 0;
     if (0 == rc) {
         for (i = 0; i < nslots; i++) {
             if (REDIST_FREE_RANK == dest_rank[i]) {
-                rd->home[i] = REDIST_EMPTY;
+                rd->sl.home[i] = REDIST_EMPTY;
             } else {
                 rd->nlive++;
                 if (dest_rank[i] == me) {
-                    rd->home[i] = dest_slot[i];
+                    rd->sl.home[i] = dest_slot[i];
                 } else {
-                    rd->home[i] = REDIST_OUT;
+                    rd->sl.home[i] = REDIST_OUT;
                     outc[dest_rank[i]]++;
                     nout++;
                 }
             }
         }
-        rd->out_slot = ompi_redist_base_alloc(rd, sizeof(int) * (nout + 1));
+        rd->sl.out_slot = ompi_redist_base_alloc(rd, sizeof(int) * (nout + 1));
         sendslot = malloc(sizeof(int) * (nout + 1));
-        rc = (NULL == rd->out_slot || NULL == sendslot) ? MPI_ERR_NO_MEM : 0;
+        rc = (NULL == rd->sl.out_slot || NULL == sendslot) ? MPI_ERR_NO_MEM : 0;
     }
     v[0] = rc;
     if (OMPI_SUCCESS != allreduce_max(comm, v, 1) || 0 != v[0]) {
         rc = 0 != v[0] ? v[0] : MPI_ERR_INTERN;
         goto out;
     }
-    rd->out_off[0] = 0;
+    rd->sl.out_off[0] = 0;
     for (q = 0; q < n; q++) {
-        rd->out_off[q + 1] = rd->out_off[q] + outc[q];
+        rd->sl.out_off[q + 1] = rd->sl.out_off[q] + outc[q];
         outc[q] = 0;
     }
     for (i = 0; i < nslots; i++) {
-        if (REDIST_OUT == rd->home[i]) {
+        if (REDIST_OUT == rd->sl.home[i]) {
             q = dest_rank[i];
-            rd->out_slot[rd->out_off[q] + outc[q]] = i;
-            sendslot[rd->out_off[q] + outc[q]++] = dest_slot[i];
+            rd->sl.out_slot[rd->sl.out_off[q] + outc[q]] = i;
+            sendslot[rd->sl.out_off[q] + outc[q]++] = dest_slot[i];
         }
     }
-    rc = comm->c_coll->coll_alltoall(outc, 1, DT_INT, rd->in_off + 1, 1, DT_INT, comm,
+    rc = comm->c_coll->coll_alltoall(outc, 1, DT_INT, rd->sl.in_off + 1, 1, DT_INT, comm,
                                      comm->c_coll->coll_alltoall_module);
     if (OMPI_SUCCESS != rc) {
         rc = MPI_ERR_INTERN;
         goto out;
     }
-    rd->in_off[0] = 0;
+    rd->sl.in_off[0] = 0;
     for (q = 0; q < n; q++) {
-        int c = rd->in_off[q + 1];
-        rd->in_off[q + 1] = rd->in_off[q] + c;
+        int c = rd->sl.in_off[q + 1];
+        rd->sl.in_off[q + 1] = rd->sl.in_off[q] + c;
         outc[q] = c;   /* now: blocks from q */
     }
-    nin = rd->in_off[n];
-    rd->in_slot = ompi_redist_base_alloc(rd, sizeof(int) * (nin + 1));
-    v[0] = NULL == rd->in_slot ? MPI_ERR_NO_MEM : 0;
+    nin = rd->sl.in_off[n];
+    rd->sl.in_slot = ompi_redist_base_alloc(rd, sizeof(int) * (nin + 1));
+    v[0] = NULL == rd->sl.in_slot ? MPI_ERR_NO_MEM : 0;
     if (OMPI_SUCCESS != allreduce_max(comm, v, 1) || 0 != v[0]) {
         rc = 0 != v[0] ? v[0] : MPI_ERR_INTERN;
         goto out;
@@ -929,10 +826,10 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
         rc = NULL == scnt ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
         if (NULL != scnt) {
             for (q = 0; q < n; q++) {
-                scnt[q] = rd->out_off[q + 1] - rd->out_off[q];
+                scnt[q] = rd->sl.out_off[q + 1] - rd->sl.out_off[q];
             }
-            rc = comm->c_coll->coll_alltoallv(sendslot, scnt, rd->out_off, DT_INT, rd->in_slot,
-                                              outc, rd->in_off, DT_INT, comm,
+            rc = comm->c_coll->coll_alltoallv(sendslot, scnt, rd->sl.out_off, DT_INT, rd->sl.in_slot,
+                                              outc, rd->sl.in_off, DT_INT, comm,
                                               comm->c_coll->coll_alltoallv_module);
             free(scnt);
         }
@@ -942,19 +839,19 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
         err = MPI_ERR_INTERN;
     }
     for (i = 0; 0 == err && i < nslots; i++) {
-        if (rd->home[i] >= 0) {
-            if (rd->home[i] >= nslots) {
+        if (rd->sl.home[i] >= 0) {
+            if (rd->sl.home[i] >= nslots) {
                 fault(comm, &err, MPI_ERR_ARG, "dest_slot[%d] = %d is beyond this process's "
-                      "last slot", i, rd->home[i]);
-            } else if (mark[rd->home[i]]++) {
+                      "last slot", i, rd->sl.home[i]);
+            } else if (mark[rd->sl.home[i]]++) {
                 fault(comm, &err, MPI_ERR_ARG, "two blocks go to slot %d of rank %d",
-                      rd->home[i], me);
+                      rd->sl.home[i], me);
             }
         }
     }
     for (q = 0; 0 == err && q < n; q++) {
-        for (i = rd->in_off[q]; 0 == err && i < rd->in_off[q + 1]; i++) {
-            int t = rd->in_slot[i];
+        for (i = rd->sl.in_off[q]; 0 == err && i < rd->sl.in_off[q + 1]; i++) {
+            int t = rd->sl.in_slot[i];
             if (t >= nslots) {
                 fault(comm, &err, MPI_ERR_ARG, "rank %d sends a block to slot %d, beyond "
                       "the receiver's last slot", q, t);
@@ -970,17 +867,18 @@ int ompi_redist_create(void *buf, int nslots, int count, ompi_datatype_t *type,
     }
 
     /* 3. execution state, a private communicator, the component's schedule */
-    rd->held = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
-    rd->free_list = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
-    rd->free_at = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
-    rd->out_next = ompi_redist_base_alloc(rd, sizeof(int) * n);
-    rd->in_next = ompi_redist_base_alloc(rd, sizeof(int) * n);
+    rd->sl.held = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
+    rd->sl.free_list = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
+    rd->sl.free_at = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
+    rd->sl.out_next = ompi_redist_base_alloc(rd, sizeof(int) * n);
+    rd->sl.in_next = ompi_redist_base_alloc(rd, sizeof(int) * n);
     rd->stage = ompi_redist_base_alloc(rd, 2 * rd->span);
     rd->tok_reqs = ompi_redist_base_alloc(rd, sizeof(ompi_request_t *) * n);
     rd->tok_val = ompi_redist_base_alloc(rd, sizeof(int) * 2 * n);
     rd->reqs = ompi_redist_base_alloc(rd, sizeof(ompi_request_t *) * (rd->request_limit + 4));
-    v[0] = (NULL == rd->held || NULL == rd->free_list || NULL == rd->free_at
-            || NULL == rd->out_next || NULL == rd->in_next || NULL == rd->stage
+    rd->land = ompi_redist_base_alloc(rd, sizeof(int) * (nslots + 1));
+    v[0] = (NULL == rd->land || NULL == rd->sl.held || NULL == rd->sl.free_list || NULL == rd->sl.free_at
+            || NULL == rd->sl.out_next || NULL == rd->sl.in_next || NULL == rd->stage
             || NULL == rd->tok_reqs || NULL == rd->tok_val
             || NULL == rd->reqs) ? MPI_ERR_NO_MEM : 0;
     if (OMPI_SUCCESS != allreduce_max(comm, v, 1) || 0 != v[0]) {

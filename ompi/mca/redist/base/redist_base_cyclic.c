@@ -382,9 +382,9 @@ int ompi_redist_base_graph_schedule(ompi_redist_t *rd, int search)
     }
     mine[0] = rd->nslots - rd->nlive;
     for (q = 0; q < n; q++) {
-        if (rd->out_off[q + 1] > rd->out_off[q]) {
+        if (rd->sl.out_off[q + 1] > rd->sl.out_off[q]) {
             mine[k++] = q;
-            mine[k++] = rd->out_off[q + 1] - rd->out_off[q];
+            mine[k++] = rd->sl.out_off[q + 1] - rd->sl.out_off[q];
         }
     }
     rc = ompi_redist_base_root_plan(rd, mine, k, cyclic_plan, (void *) (intptr_t) search);

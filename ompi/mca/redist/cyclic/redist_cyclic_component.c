@@ -20,7 +20,7 @@
 static int cyclic_schedule(ompi_redist_t *rd)
 {
     int rc = ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_DFS);
-    return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
+    return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd, 1) : rc;
 }
 
 /* mca_redist_cyclic_component; redist_cyclic_priority defaults to 40 */

@@ -32,13 +32,13 @@ static int park_schedule(ompi_redist_t *rd)
             np += l->v[i + 3];
         }
     }
-    rd->park_slot = ompi_redist_base_alloc(rd, sizeof(int) * (np + 1));
-    rd->batch_off = ompi_redist_base_alloc(rd, sizeof(int) * (nb + 2));
-    rd->batch_next = ompi_redist_base_alloc(rd, sizeof(int) * (nb + 1));
-    rc = ompi_redist_base_agree(rd, NULL == rd->park_slot || NULL == rd->batch_off
-                                            || NULL == rd->batch_next
+    rd->sl.park_slot = ompi_redist_base_alloc(rd, sizeof(int) * (np + 1));
+    rd->sl.batch_off = ompi_redist_base_alloc(rd, sizeof(int) * (nb + 2));
+    rd->sl.batch_next = ompi_redist_base_alloc(rd, sizeof(int) * (nb + 1));
+    rc = ompi_redist_base_agree(rd, NULL == rd->sl.park_slot || NULL == rd->sl.batch_off
+                                            || NULL == rd->sl.batch_next
                                         ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS);
-    return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
+    return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd, 1) : rc;
 }
 
 /* mca_redist_park_component; redist_park_priority defaults to 5 */

@@ -19,8 +19,8 @@
 static bool break_cycles;
 static const ompi_redist_base_var_t phase_vars[] = {
     {"break_cycles",
-     "Pass one block round a cycle of full processes when a phase can move nothing (1, the "
-     "seed's phaseBred); 0: refuse such maps at MPIX_Redist_create with MPI_ERR_OTHER "
+     "Pass one block round a cycle of full processes when a phase can move nothing (1, as "
+     "MADRE's phaseBred); 0: refuse such maps at MPIX_Redist_create with MPI_ERR_OTHER "
      "(contigBred, plain Pinar-Hendrickson)",
      MCA_BASE_VAR_TYPE_BOOL, true, &break_cycles},
     {NULL, NULL, 0, 0, NULL},
@@ -30,7 +30,7 @@ static int phase_schedule(ompi_redist_t *rd)
 {
     int rc = ompi_redist_base_graph_schedule(rd, break_cycles ? REDIST_SEARCH_PHASES_BREAK
                                                               : REDIST_SEARCH_PHASES);
-    return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd) : rc;
+    return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd, 1) : rc;
 }
 
 /* mca_redist_phase_component; redist_phase_priority defaults to 15 */

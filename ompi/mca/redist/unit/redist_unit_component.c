@@ -27,12 +27,12 @@
 
 static int send_limit, recv_limit, request_limit;
 static const ompi_redist_base_var_t unit_vars[] = {
-    {"send_limit", "Most blocks a process sends in one round (the seed's outstandingSendLimit; "
+    {"send_limit", "Most blocks a process sends in one round (MADRE's outstandingSendLimit; "
      "at least 1)", MCA_BASE_VAR_TYPE_INT, 100, &send_limit},
-    {"recv_limit", "Most blocks a process receives in one round (the seed's "
+    {"recv_limit", "Most blocks a process receives in one round (MADRE's "
      "outstandingReceiveLimit; at least 1)", MCA_BASE_VAR_TYPE_INT, 100, &recv_limit},
     {"request_limit", "Most requests a process has in flight in one round, sends and receives "
-     "together (the seed's outstandingRequestLimit; at least 2)", MCA_BASE_VAR_TYPE_INT, 200,
+     "together (MADRE's outstandingRequestLimit; at least 2)", MCA_BASE_VAR_TYPE_INT, 200,
      &request_limit},
     {NULL, NULL, 0, 0, NULL},
 };
@@ -73,7 +73,7 @@ static int unit_rounds(ompi_redist_t *rd, int move)
          * round that moves nothing is a real stall: room offered is
          * always partly taken) */
         for (q = 0; q < n; q++) {
-            u->want[q] = ompi_redist_base_out_left(rd, q);
+            u->want[q] = redist_slots_out_left(&rd->sl, q);
         }
         rc = comm->c_coll->coll_alltoall(u->want, 1, DT_INT, u->asked, 1, DT_INT, comm,
                                          comm->c_coll->coll_alltoall_module);
@@ -81,7 +81,7 @@ static int unit_rounds(ompi_redist_t *rd, int move)
             return rc;
         }
         share(n, (me + round) % n, u->asked, u->grant,
-              rd->nfree < u->rlim ? rd->nfree : u->rlim);
+              rd->sl.nfree < u->rlim ? rd->sl.nfree : u->rlim);
         rc = comm->c_coll->coll_alltoall(u->grant, 1, DT_INT, u->want, 1, DT_INT, comm,
                                          comm->c_coll->coll_alltoall_module);
         if (OMPI_SUCCESS != rc) {
@@ -97,9 +97,9 @@ static int unit_rounds(ompi_redist_t *rd, int move)
         tot[0] = tot[1] = 0;
         for (q = 0; q < n; q++) {
             for (k = 0; k < u->grant[q]; k++) {   /* receive from q */
-                int t = rd->in_slot[rd->in_off[q] + rd->in_next[q]++];
-                int s = ompi_redist_base_take_free(rd, t);
-                rd->held[s] = t;
+                int t = rd->sl.in_slot[rd->sl.in_off[q] + rd->sl.in_next[q]++];
+                int s = redist_slots_take_free(&rd->sl, t);
+                rd->sl.held[s] = t;
                 if (move) {
                     rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type,
                                             q, 1, comm, &u->reqs[nreq++]));
@@ -111,7 +111,7 @@ static int unit_rounds(ompi_redist_t *rd, int move)
         }
         for (q = 0; q < n; q++) {
             for (k = 0; k < u->granted[q]; k++) {  /* send to q */
-                int s = rd->out_slot[rd->out_off[q] + rd->out_next[q]++];
+                int s = rd->sl.out_slot[rd->sl.out_off[q] + rd->sl.out_next[q]++];
                 if (move) {
                     rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count, rd->type,
                                             q, 1, MCA_PML_BASE_SEND_STANDARD, comm,
@@ -130,13 +130,13 @@ static int unit_rounds(ompi_redist_t *rd, int move)
         /* the slots just sent from are free from the next round on */
         for (q = 0; q < n; q++) {
             for (k = u->granted[q]; k > 0; k--) {
-                int s = rd->out_slot[rd->out_off[q] + rd->out_next[q] - k];
-                rd->held[s] = REDIST_EMPTY;
-                ompi_redist_base_put_free(rd, s);
+                int s = rd->sl.out_slot[rd->sl.out_off[q] + rd->sl.out_next[q] - k];
+                rd->sl.held[s] = REDIST_EMPTY;
+                redist_slots_put_free(&rd->sl, s);
             }
         }
         for (q = 0; q < n; q++) {
-            tot[1] += ompi_redist_base_out_left(rd, q);
+            tot[1] += redist_slots_out_left(&rd->sl, q);
         }
         if (move) {
             ompi_redist_base_count_blocks(rd, (unsigned long long) tot[0]);

@@ -16,7 +16,7 @@
 static bool ready;
 static const ompi_redist_base_var_t unitcyclic_vars[] = {
     {"ready",
-     "Send blocks in ready mode (MPI_Irsend; the seed's unitCyclicReadyBred): 1 or 0. Always "
+     "Send blocks in ready mode (MPI_Irsend; MADRE's unitCyclicReadyBred): 1 or 0. Always "
      "legal here: a sender starts only after its receiver posted the receives",
      MCA_BASE_VAR_TYPE_BOOL, false, &ready},
     {NULL, NULL, 0, 0, NULL},
@@ -24,8 +24,11 @@ static const ompi_redist_base_var_t unitcyclic_vars[] = {
 
 static int unitcyclic_schedule(ompi_redist_t *rd)
 {
+    int rc;
     rd->ready_sends = ready;
-    return ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_DFS);
+    rc = ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_DFS);
+    /* one block per message; the dry run checks the schedule at create */
+    return OMPI_SUCCESS == rc ? ompi_redist_base_prepare_actions(rd, 0) : rc;
 }
 
 /* mca_redist_unitcyclic_component; redist_unitcyclic_priority defaults to 30 */
