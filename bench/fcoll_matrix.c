@@ -5,8 +5,8 @@
  * Collective MPI-IO write and read of the access patterns of HDF5 and
  * MPI-IO applications, for comparing fcoll components
  * (bench/fcoll_matrix.sh runs it with la_twophase, two_phase and vulcan;
- * the patterns are those of ompi/mca/fcoll/la_twophase/ISSUE21-ANALYSIS.md
- * section 4).
+ * the patterns below are those of the matrix in
+ * ompi/mca/fcoll/la_twophase/README.md).
  *
  *   fcoll_matrix FILE PATTERN REPS [same|reopen]      (env MB, default 32)
  *

@@ -4,8 +4,8 @@
  *
  * comm_store: where Open MPI keeps the communicator of every context id
  * (CID).  One component is selected (flat, rbtree, radix); the core reaches
- * it through ompi/mca/comm_store/base/base.h.  Seed: Bosilca et al.,
- * "Trade-offs in Context Identifier Allocation in MPI".
+ * it through ompi/mca/comm_store/base/base.h.  After G. Bosilca, T. Herault
+ * and J. Dongarra, "Trade-offs in Context Identifier Allocation in MPI".
  */
 #ifndef OMPI_MCA_COMM_STORE_H
 #define OMPI_MCA_COMM_STORE_H

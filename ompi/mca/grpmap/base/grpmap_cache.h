@@ -2,7 +2,9 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * Translation caches of seed 001 (section 4): recent group rank -> world
+ * Translation caches of S. Kumar, P. Heidelberger and C. Stunkel, Space
+ * Performance Tradeoffs in Compressing MPI Group Data Structures, EuroMPI
+ * '16 (section 4): recent group rank -> world
  * rank translations of one compressed map, so that a SELECT dearer than a
  * table read is not paid again for the peers a process keeps talking to.
  *   linear    k entries (8 or 16) searched in order;

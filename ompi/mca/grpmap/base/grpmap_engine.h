@@ -2,11 +2,13 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * The strategy engine of grpmap (thesis §3.8), plain C like the
+ * The strategy engine of grpmap (the space, time and hybrid strategies of
+ * S. M. Mir Taheri, Scalability of Communicators in MPI, M.Sc., University
+ * of British Columbia, 2011, section 3.8), plain C like the
  * representations so that unit tests and bench/grpmap_bench link it as is:
  * given the open representations, a map and a strategy, pick a form and
  * build it.  Unordered maps reach set representations through the
- * composite (a set and a permutation, thesis §3.5).
+ * composite (a set and a permutation, Mir Taheri section 3.5).
  *
  *   space   the smallest form.  Forms that cannot estimate (estimate NULL:
  *           bdd, bwt) are built to be measured.
@@ -14,8 +16,8 @@
  *           three), the dense table included; the fastest wins.
  *   hybrid  the least W = alpha*ln(time) + (1-alpha)*ln(bytes) over the
  *           forms that can estimate, with each form's nominal SELECT cost:
- *           nothing is built but the pick (the thesis built every
- *           candidate and named estimation as its future work).
+ *           nothing is built but the pick (Mir Taheri built every
+ *           candidate and named estimation as future work).
  * "dense" (the caller's pointer table, 8 bytes a member) is a candidate
  * unless no_dense is set, and the fallback when no form holds the map; the
  * result says so with repr == NULL.  A pick that declines
