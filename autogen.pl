@@ -432,8 +432,7 @@ sub run_upstream_autogen {
         return;
     }
     say("running upstream autogen.pl --force (about 2 minutes; log: $logdir/autogen.log)");
-    my $rc = run_logged("$logdir/autogen.log", $staging, $^X, 'autogen.pl', '--force',
-                        split(' ', $version{OMPI_AUTOGEN_ARGS} // ''));
+    my $rc = run_logged("$logdir/autogen.log", $staging, $^X, 'autogen.pl', '--force');
     fail("upstream autogen.pl failed (exit $rc); last lines of $logdir/autogen.log:\n"
          . tail_file("$logdir/autogen.log", 25)) if $rc;
 }

@@ -128,16 +128,22 @@ configure_args() {
         "--without-hcoll" "--without-fca" "--without-ucc" "--without-lsf" "--without-alps"
 }
 
-# What Debian 13's openmpi 5.0.7 package configures (debian/rules), PMIx
-# named by path (bookworm's libpmix-dev 4.2.2 keeps it in .../pmix2;
-# 5.0.7 needs PMIx >= 4.2.0) and PRRTE bundled.  5.0 has no C++ bindings,
-# no MPI-1 compatibility switch, no verbs or PSM (Debian still passes
-# --with-verbs and --with-psm; 5.0.7's configure ignores them).
+# What Debian 13's openmpi 5.0.7 package configures (debian/rules), with
+# PRRTE bundled.  Debian 13 builds on its external PMIx 5.0; the PRRTE
+# bundled with 5.0.7 (3.0.8) needs PMIx >= 4.2.4, so on Debian 12, whose
+# libpmix-dev is 4.2.2, both take the PMIx bundled with 5.0.7 (5.0.5).
+# 5.0 has no C++ bindings, no MPI-1 compatibility switch, no verbs or PSM
+# (Debian still passes --with-verbs and --with-psm; 5.0.7 ignores them).
 configure_args_50() {
-    local pmix=$1 opt
+    local pmix=$1 opt ver
+    ver=$(sed -n 's/^#define PMIX_NUMERIC_VERSION *0x\([0-9a-fA-F]*\).*/\1/p' "$pmix/include/pmix_version.h")
+    if [ -n "$ver" ] && [ $((16#$ver)) -ge $((16#00040204)) ]; then
+        echo "--with-pmix=$pmix"
+    else
+        echo "--with-pmix=internal"
+    fi
     printf '%s\n' \
         "--prefix=$PREFIX" \
-        "--with-pmix=$pmix" \
         "--with-hwloc=external" \
         "--with-libevent=external" \
         "--with-slurm" "--with-sge" "--without-tm" \
