@@ -45,7 +45,7 @@ opal_compress_base_module_t opal_compress = {
     base_file_decompress, base_file_decompress_nb
 };
 
-opal_compress_base_component_t opal_compress_base_selected_component = {{0}};
+opal_compress_base_component_t opal_compress_base_selected_component = {0};
 
 /* Written only while the framework opens or closes (single-threaded, inside
  * opal_init/opal_finalize); read without locks afterwards. */
