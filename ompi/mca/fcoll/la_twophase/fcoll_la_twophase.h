@@ -58,8 +58,8 @@ BEGIN_C_DECLS
 /* fcoll_la_twophase_min_gain -1: the smallest gain bound worth a LAP solve
  * by cost measure.  Bytes: 64 KiB is what a 1 Gbit/s link moves in about
  * the time of the gather, solve and broadcast on a few nodes (0.5 ms).
- * Pieces say nothing about the bytes that move, so the blocks measure (the
- * seed's) solves whenever anything can be gained. */
+ * Pieces say nothing about the bytes that move, so the blocks measure
+ * (Filgueira et al.'s) solves whenever anything can be gained. */
 #define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_AUTO (-1)
 #define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_BYTES (64 * 1024)
 #define MCA_FCOLL_LA_TWOPHASE_MIN_GAIN_BLOCKS 0

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * array: ranks[i] packed at k = bits(max member) bits (the thesis's
+ * array: ranks[i] packed at k = bits(max member) bits (Mir Taheri's
  * optimised canonical array, §4.3.1: 3-4 ns slower than an int array).
  * RANK scans (O(n)): the framework answers bulk translations with a sorted
  * copy instead (see base/grpmap_engine.h).

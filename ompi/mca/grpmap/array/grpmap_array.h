@@ -2,9 +2,9 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * grpmap array: the thesis's optimised canonical array (ceil(lg N) bits a
+ * grpmap array: Mir Taheri's optimised canonical array (ceil(lg N) bits a
  * member) and blocks (a few world ranges, each listed in any order inside:
- * the thesis's patterns 13 and 14), both for maps in any order.
+ * Mir Taheri's patterns 13 and 14), both for maps in any order.
  */
 #ifndef OMPI_MCA_GRPMAP_ARRAY_H
 #define OMPI_MCA_GRPMAP_ARRAY_H

@@ -13,7 +13,7 @@
  * past max_paths, and the root is released: the map keeps, per path, m
  * (the bits it specifies) and v (their values), two adjacent b-bit fields.
  *
- * SELECT follows the thesis's prose (its Procedure 1 has the comparison
+ * SELECT follows Mir Taheri's prose (its Procedure 1 has the comparison
  * inverted): for each bit k from the top, the members with bit k = 0 among
  * the paths still consistent are the sum of 2^(X bits below k) over those
  * paths that allow 0 at k (a 0 or an X there); i below that sum: bit 0,

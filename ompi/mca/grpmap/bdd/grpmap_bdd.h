@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * grpmap bdd (thesis §4.1.2): an increasing map (GRPMAP_KIND_SET) as the
+ * grpmap bdd (Mir Taheri §4.1.2): an increasing map (GRPMAP_KIND_SET) as the
  * Boolean function "w is a member" of the b world-rank bits (b = bits of
  * world - 1, at least 1), built with BuDDy and kept only as its p paths to
  * true, disjoint cubes of 2 bits a variable (a b-bit "specified" mask and a
@@ -10,8 +10,8 @@
  * bits), plus 8 * words(b fields of bits(n) bits) of counts when p > 1 and
  * the paths' spans overlap; one path (a matrix row or column, evens, a
  * mesh face) is 32 bytes.  SELECT: O(1) deposit for one path, O(p) scan
- * when the spans are disjoint ("ordered": ranges, random sets), else the
- * thesis's bit walk, O(p * specified bits); RANK and iterate's first step
+ * when the spans are disjoint ("ordered": ranges, random sets), else
+ * Mir Taheri's bit walk, O(p * specified bits); RANK and iterate's first step
  * O(p); iterate O(1) a member for one path or ordered paths, O(log p)
  * otherwise.  Declines unordered maps, maps whose BDD needs more than
  * max_nodes nodes (BuDDy's node ceiling or the count of nodes the build

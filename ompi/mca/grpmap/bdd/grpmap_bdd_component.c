@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * grpmap bdd: the member set as a Boolean function of the world-rank bits,
- * built with BuDDy, kept as its paths to true (thesis §4.1.2;
+ * built with BuDDy, kept as its paths to true (Mir Taheri §4.1.2;
  * grpmap_bdd.c).
  */
 #include "ompi_config.h"

@@ -5,7 +5,7 @@
  * bitmap: bit p of the array is set when min + p is a member, p from 0 to
  * max - min, the array rounded up to 512-bit sub-blocks.  blk[b] holds, for
  * 2048-bit block b, the members before it (31 bits) and those in its first
- * 1, 2 and 3 sub-blocks (11 bits each): 8 bytes a 256 bytes, as the thesis's
+ * 1, 2 and 3 sub-blocks (11 bits each): 8 bytes a 256 bytes, as Mir Taheri's
  * 32-bit count a 1024-bit block; BM_STEPS sentinels after it hold n.
  * samp[j] is the block of member j << s, s chosen so that a sample spans
  * about 4 blocks; a sentinel (the last block) ends the list.  SELECT

@@ -2,11 +2,11 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * grpmap bitmap (thesis §4.1.3): an increasing map (GRPMAP_KIND_SET) as the
+ * grpmap bitmap (Mir Taheri §4.1.3): an increasing map (GRPMAP_KIND_SET) as the
  * bits from its first to its last member (L = max - min + 1 bits, rounded
  * up to 512), a directory of one 64-bit word per 2048-bit block (members
  * before the block, 31 bits, and in its first 1, 2, 3 quarters, 11 bits
- * each: the thesis's one 32-bit count per 1024 bits, 3.1 %) with 3
+ * each: Mir Taheri's one 32-bit count per 1024 bits, 3.1 %) with 3
  * sentinels, and a select index (the block of every 2^s-th member, 2^s
  * about 4 blocks' worth of members, 64 <= 2^s <= 2^20).  Bytes, exactly:
  *   32 + 64 * ceil(L / 512) + 8 * (ceil(L / 2048) + 3) + 4 * (ceil(n / 2^s) + 1)

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * grpmap bitmap: a bitmap from the first to the last member with per-block counts, popcount SELECT (thesis §4.1.3; grpmap_bitmap.c).
+ * grpmap bitmap: a bitmap from the first to the last member with per-block counts, popcount SELECT (Mir Taheri §4.1.3; grpmap_bitmap.c).
  */
 #include "ompi_config.h"
 

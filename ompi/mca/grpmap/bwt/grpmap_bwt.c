@@ -2,14 +2,14 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * bwt (thesis §4.3.2): the list of world ranks cut into blocks of 1000,
+ * bwt (Mir Taheri §4.3.2): the list of world ranks cut into blocks of 1000,
  * each compressed on its own by the codec grpmap_bwt_set_codec() gave (the
  * component gives bzip2's: Burrows-Wheeler, move-to-front, Huffman).  A
  * block is first written as byte planes (all low bytes, then all second
  * bytes, ...) of either the ranks themselves or the zigzag deltas between
  * consecutive ranks, whichever has the lower order-0 entropy; measured with
  * bzip2 (bytes a member; 10,000 of 200,000 at random in random order; the
- * Table 6.1 shapes of the thesis):
+ * shapes of Mir Taheri's Table 6.1):
  *                          4-byte LE  planes   deltas LE  delta planes  pick
  *   random list             3.13      2.72      3.24       2.83         2.72
  *   random set 5k/200k      2.74      1.89      1.15       1.15         1.15
@@ -37,7 +37,7 @@
 #include "ompi/mca/grpmap/bwt/grpmap_bwt.h"
 
 #define BWT_BLOCK 1000
-/* Cache slots (direct mapped by block number).  One, as the thesis: every
+/* Cache slots (direct mapped by block number).  One, as Mir Taheri has: every
  * slot costs 4 KB against maps of a few bytes a member, and iteration (the
  * common sequential use) needs one. */
 #define BWT_SLOTS 1

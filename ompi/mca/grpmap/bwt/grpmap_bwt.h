@@ -4,7 +4,7 @@
  *
  * grpmap bwt: the world ranks in blocks of 1000, each compressed on its own
  * by a block codec of the compress framework (bzip2: Burrows-Wheeler, the
- * thesis's §4.3.2), the last decompressed block cached.  The codec is handed
+ * Mir Taheri's §4.3.2), the last decompressed block cached.  The codec is handed
  * in at run time, so that the core names no codec and links without one; the
  * struct is only declared here (opal/mca/compress/compress_codec.h defines
  * it), so that including this header needs no OPAL include path.

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * grpmap bwt: blocks of 1000 world ranks compressed with the bzip2 codec of
- * opal/mca/compress, the last decompressed block cached (thesis §4.3.2;
+ * opal/mca/compress, the last decompressed block cached (Mir Taheri §4.3.2;
  * grpmap_bwt.c).  Opens the compress framework for the codec; without
  * bzip2 (--mca compress ^bzip2, or no libbz2) the form declines every map.
  */

@@ -7,7 +7,7 @@
  * world's size.  Neither declines an increasing map (n = 0 and 1
  * included, world up to 2^31 - 1: every bit position fits 32 bits).
  *
- * gap (thesis §4.1.4): every B-th member as an absolute uint32, the
+ * gap (Mir Taheri §4.1.4): every B-th member as an absolute uint32, the
  * others as (gap - 1) at k = bits(max gap - 1) bits each (0 bits for a
  * range).  B = 32 when k >= 4, 64 below (measured on 10^5 random members
  * of 10^6: B = 16 takes a third less SELECT time for 0.8 more bits a

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * grpmap gap: gaps at a fixed width with absolute prefix samples (thesis §4.1.4) and the Elias-Fano form (grpmap_gap.c).
+ * grpmap gap: gaps at a fixed width with absolute prefix samples (Mir Taheri §4.1.4) and the Elias-Fano form (grpmap_gap.c).
  */
 #include "ompi_config.h"
 

@@ -2,11 +2,11 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * The `lattice` representation: the thesis's range/stride form generalised
+ * The `lattice` representation: Mir Taheri's range/stride form generalised
  * to ranks[i] = first + sum_k x_k * stride_k, where i is written in mixed
  * radix over count_0..count_{L-1} (x_0 the fastest digit), L <= 8, strides
  * of any sign and order.  Ranges, strides, reversed ranges, block-cyclic
- * sets, hypercube faces and the Cartesian sub-rectangles of seed 001 (any
+ * sets, hypercube faces and the Cartesian sub-rectangles of Kumar et al. (any
  * number of dimensions, any dimension order) are all lattices.
  *
  * Detection reads the map once: level L (its block P = count_0 *..*
@@ -39,7 +39,7 @@ typedef struct lat_level {
 
 /* Header, then mag[levels - 1] (SELECT's division by count_k: the magic
  * number in the low LAT_MAG_BITS bits, the shift above), then
- * lat_level_t[levels].  Kept small on purpose: the thesis's regular maps
+ * lat_level_t[levels].  Kept small on purpose: Mir Taheri's regular maps
  * (one or two levels) fit in 44 and 64 bytes. */
 typedef struct lat {
     uint32_t first;    /* ranks[0] */

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * wtr: a permutation pi of [0, n) with rho maximal ascending runs (thesis
+ * wtr: a permutation pi of [0, n) with rho maximal ascending runs (Mir Taheri
  * §4.2.1; Barbay and Navarro, "Compressed representations of
  * permutations", STACS 2009), as the merge sort of its runs recorded
  * backwards.  Number the runs 0..rho-1 by position and let S[v] be the run
@@ -24,7 +24,7 @@
  * at most 4 popcounts each); SELECT: L selects (a bisection among the
  * superblocks between two samples, at most 4 popcounts, a select in a
  * word).  Declines more runs than grpmap_wtr_set_max_runs (default 50,000:
- * the thesis stopped between 10^4 and 5 10^4), more bytes (levels) than a
+ * Mir Taheri stopped between 10^4 and 5 10^4), more bytes (levels) than a
  * ceil(lg n)-bit packed array of the permutation, and anything that is not
  * a permutation of [0, world == n).
  */

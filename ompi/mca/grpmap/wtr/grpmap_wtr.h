@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * grpmap wtr: the wavelet tree on runs of Barbay and Navarro (thesis
+ * grpmap wtr: the wavelet tree on runs of Barbay and Navarro (Mir Taheri
  * §4.2.1), a permutation of [0, n) with rho ascending runs in about
  * n ceil(lg rho) bits: the permutation half of a composite.
  */

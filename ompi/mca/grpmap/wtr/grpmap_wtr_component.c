@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * grpmap wtr: the wavelet tree on runs (Barbay-Navarro; thesis §4.2.1),
+ * grpmap wtr: the wavelet tree on runs (Barbay-Navarro; Mir Taheri §4.2.1),
  * the permutation half of a composite for unordered maps (grpmap_wtr.c).
  */
 #include "ompi_config.h"

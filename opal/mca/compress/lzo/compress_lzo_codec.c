@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * lzo codec: LZO1X-1 (the seed's LZO) through liblzo2.  The 64 KB work
+ * lzo codec: LZO1X-1 (the LZO that CoMPI evaluated) through liblzo2.  The 64 KB work
  * memory is cached per thread, like zstd's contexts.
  */
 #include <pthread.h>
