@@ -7,7 +7,8 @@
 
 #include "ompi_config.h"
 
-#include "opal/threads/mutex.h"
+#include "opal/mca/common/suite/suite_compat.h"
+#include SUITE_THREADS_MUTEX_H
 
 #include "mpi.h"
 #include <stdio.h>

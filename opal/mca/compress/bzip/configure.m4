@@ -10,9 +10,9 @@ AC_DEFUN([MCA_opal_compress_bzip_CONFIG],[
     AC_CONFIG_FILES([opal/mca/compress/bzip/Makefile])
     OPAL_VAR_SCOPE_PUSH([opal_compress_bzip_happy])
 
-    OPAL_CHECK_PACKAGE([compress_bzip], [bzlib.h], [bz2], [BZ2_bzBuffToBuffCompress], [], [], [],
-                       [opal_compress_bzip_happy=yes],
-                       [opal_compress_bzip_happy=no])
+    OMPI_SUITE_CHECK_PACKAGE([compress_bzip], [bzlib.h], [bz2], [BZ2_bzBuffToBuffCompress],
+                             [opal_compress_bzip_happy=yes],
+                             [opal_compress_bzip_happy=no])
 
     AS_IF([test "$opal_compress_bzip_happy" = "yes"],
           [$1],

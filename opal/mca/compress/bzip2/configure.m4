@@ -9,9 +9,9 @@ AC_DEFUN([MCA_opal_compress_bzip2_CONFIG],[
     AC_CONFIG_FILES([opal/mca/compress/bzip2/Makefile])
     OPAL_VAR_SCOPE_PUSH([opal_compress_bzip2_happy])
 
-    OPAL_CHECK_PACKAGE([compress_bzip2], [bzlib.h], [bz2], [BZ2_bzBuffToBuffCompress], [], [], [],
-                       [opal_compress_bzip2_happy=yes],
-                       [opal_compress_bzip2_happy=no])
+    OMPI_SUITE_CHECK_PACKAGE([compress_bzip2], [bzlib.h], [bz2], [BZ2_bzBuffToBuffCompress],
+                             [opal_compress_bzip2_happy=yes],
+                             [opal_compress_bzip2_happy=no])
 
     AS_IF([test "$opal_compress_bzip2_happy" = "yes"],
           [$1],

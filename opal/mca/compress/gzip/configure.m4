@@ -9,9 +9,9 @@ AC_DEFUN([MCA_opal_compress_gzip_CONFIG],[
     AC_CONFIG_FILES([opal/mca/compress/gzip/Makefile])
     OPAL_VAR_SCOPE_PUSH([opal_compress_gzip_happy])
 
-    OPAL_CHECK_PACKAGE([compress_gzip], [zlib.h], [z], [deflateBound], [], [], [],
-                       [opal_compress_gzip_happy=yes],
-                       [opal_compress_gzip_happy=no])
+    OMPI_SUITE_CHECK_PACKAGE([compress_gzip], [zlib.h], [z], [deflateBound],
+                             [opal_compress_gzip_happy=yes],
+                             [opal_compress_gzip_happy=no])
 
     AS_IF([test "$opal_compress_gzip_happy" = "yes"],
           [$1],

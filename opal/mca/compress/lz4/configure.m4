@@ -9,9 +9,9 @@ AC_DEFUN([MCA_opal_compress_lz4_CONFIG],[
     AC_CONFIG_FILES([opal/mca/compress/lz4/Makefile])
     OPAL_VAR_SCOPE_PUSH([opal_compress_lz4_happy])
 
-    OPAL_CHECK_PACKAGE([compress_lz4], [lz4.h], [lz4], [LZ4_compress_fast], [], [], [],
-                       [opal_compress_lz4_happy=yes],
-                       [opal_compress_lz4_happy=no])
+    OMPI_SUITE_CHECK_PACKAGE([compress_lz4], [lz4.h], [lz4], [LZ4_compress_fast],
+                             [opal_compress_lz4_happy=yes],
+                             [opal_compress_lz4_happy=no])
 
     AS_IF([test "$opal_compress_lz4_happy" = "yes"],
           [$1],

@@ -9,9 +9,9 @@ AC_DEFUN([MCA_opal_compress_lzo_CONFIG],[
     AC_CONFIG_FILES([opal/mca/compress/lzo/Makefile])
     OPAL_VAR_SCOPE_PUSH([opal_compress_lzo_happy])
 
-    OPAL_CHECK_PACKAGE([compress_lzo], [lzo/lzo1x.h], [lzo2], [lzo1x_1_compress], [], [], [],
-                       [opal_compress_lzo_happy=yes],
-                       [opal_compress_lzo_happy=no])
+    OMPI_SUITE_CHECK_PACKAGE([compress_lzo], [lzo/lzo1x.h], [lzo2], [lzo1x_1_compress],
+                             [opal_compress_lzo_happy=yes],
+                             [opal_compress_lzo_happy=no])
 
     AS_IF([test "$opal_compress_lzo_happy" = "yes"],
           [$1],

@@ -9,9 +9,9 @@ AC_DEFUN([MCA_opal_compress_zstd_CONFIG],[
     AC_CONFIG_FILES([opal/mca/compress/zstd/Makefile])
     OPAL_VAR_SCOPE_PUSH([opal_compress_zstd_happy])
 
-    OPAL_CHECK_PACKAGE([compress_zstd], [zstd.h], [zstd], [ZSTD_compressCCtx], [], [], [],
-                       [opal_compress_zstd_happy=yes],
-                       [opal_compress_zstd_happy=no])
+    OMPI_SUITE_CHECK_PACKAGE([compress_zstd], [zstd.h], [zstd], [ZSTD_compressCCtx],
+                             [opal_compress_zstd_happy=yes],
+                             [opal_compress_zstd_happy=no])
 
     AS_IF([test "$opal_compress_zstd_happy" = "yes"],
           [$1],

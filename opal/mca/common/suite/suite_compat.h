@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * The differences between the two Open MPI series this suite builds on
+ * (4.1 and 5.0) that its components meet, in one place, keyed on
+ * OPAL_MAJOR_VERSION (opal_config.h defines it in both series).  Header
+ * only, like common_suite.h.  Headers that moved are named by macros and
+ * included by the caller (#include SUITE_RTE_H), so that this OPAL-level
+ * header pulls in no OMPI header itself.
+ */
+#ifndef OPAL_MCA_COMMON_SUITE_COMPAT_H
+#define OPAL_MCA_COMMON_SUITE_COMPAT_H
+
+#include "opal_config.h"
+
+#include <string.h>
+
+#if OPAL_MAJOR_VERSION >= 5
+#    define SUITE_OMPI_5 1
+/* 5.0 moved the threads layer into a framework and renamed rte.h (no ORTE). */
+#    define SUITE_THREADS_MUTEX_H "opal/mca/threads/mutex.h"
+#    define SUITE_RTE_H "ompi/runtime/ompi_rte.h"
+#else
+#    define SUITE_OMPI_5 0
+#    define SUITE_THREADS_MUTEX_H "opal/threads/mutex.h"
+#    define SUITE_RTE_H "ompi/mca/rte/rte.h"
+#endif
+
+#include "opal/util/info.h"
+
+/* The value of key in info as a C string in value (at most len - 1
+ * characters, always terminated); *flag says whether the key is set.
+ * 4.1 copies into a caller's buffer; 5.0 hands out a reference-counted
+ * opal_cstring_t.  Returns OPAL_SUCCESS or opal_info_get's error. */
+static inline int suite_info_get(opal_info_t *info, const char *key, size_t len, char *value,
+                                 int *flag)
+{
+#if SUITE_OMPI_5
+    opal_cstring_t *s = NULL;
+    int rc = opal_info_get(info, key, &s, flag);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    if (*flag && len > 0) {
+        strncpy(value, s->string, len - 1);
+        value[len - 1] = '\0';
+    }
+    if (NULL != s) {
+        OBJ_RELEASE(s);
+    }
+    return OPAL_SUCCESS;
+#else
+    if (len < 2) {
+        *flag = 0;
+        return OPAL_SUCCESS;
+    }
+    int rc = opal_info_get(info, key, (int) len - 1, value, flag);
+    if (OPAL_SUCCESS == rc && *flag) {
+        value[len - 1] = '\0';
+    }
+    return rc;
+#endif
+}
+
+#endif /* OPAL_MCA_COMMON_SUITE_COMPAT_H */
