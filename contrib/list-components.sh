@@ -15,6 +15,10 @@ info=$("$PREFIX/bin/ompi_info" 2>&1) || { echo "ompi_info failed: $info" >&2; ex
 
 echo "$(echo "$info" | sed -n 's/^ *Open MPI: /Open MPI /p' | head -1), installed in $PREFIX"
 echo "Components this project adds, as ompi_info lists them:"
+# What the installed base's profile leaves off it (core hooks not yet ported).
+ver=$(echo "$info" | sed -n 's/^ *Open MPI: //p' | head -1)
+skip=""
+[ -f "$TOP/config/base/$ver" ] && skip=$(. "$TOP/config/base/$ver"; echo "${OMPI_OVERLAY_SKIP:-}")
 found=0 missing=0
 for d in "$TOP"/opal/mca/*/* "$TOP"/ompi/mca/*/* "$TOP"/orte/mca/*/*; do
     [ -d "$d" ] || continue
@@ -26,6 +30,12 @@ for d in "$TOP"/opal/mca/*/* "$TOP"/ompi/mca/*/* "$TOP"/orte/mca/*/*; do
     # Work in progress that autogen is told to skip is not expected to be built.
     if [ -e "$d/.ompi_ignore" ] || [ -e "$d/.opal_ignore" ]; then
         echo "  MCA $fw: $comp -- not built yet (work in progress: $(head -1 "$d"/.o*_ignore))"
+        continue
+    fi
+    rel=${d#"$TOP"/} s=""
+    for s in $skip; do [[ $rel == "$s" || $rel == "$s"/* ]] && break; s=""; done
+    if [ -n "$s" ]; then
+        echo "  MCA $fw: $comp -- not on Open MPI $ver yet (config/base/$ver leaves $s out)"
         continue
     fi
     line=$(echo "$info" | grep -E "^ *MCA $fw: $comp " | head -1)

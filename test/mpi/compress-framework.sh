@@ -110,6 +110,11 @@ cat stale.txt
 assert_grep 'Component: +stale \(compress API v2\.0' stale.txt "stale plugin not reported"
 assert_grep "^codecs: $all$" stale.txt
 
+if [ "$OMPI_SERIES" != 4.1 ]; then
+    note "pml/zcomp is not on $OMPI_BASE yet (issue 37): its codec under mpirun not checked"
+    echo "compress-framework: OK"
+    exit 0
+fi
 # Under mpirun: pml/zcomp compresses with the codec that Open MPI 4.1's
 # names select, from the command line and from the site parameter file.
 build_mpi "$TOP/test/mpi/src/zcomp_semantics.c" sem
