@@ -122,7 +122,8 @@ typedef struct mca_fcoll_la_twophase_stats_t {
 
 extern mca_fcoll_la_twophase_stats_t mca_fcoll_la_twophase_stats;
 
-OMPI_MODULE_DECLSPEC extern mca_fcoll_base_component_2_0_0_t mca_fcoll_la_twophase_component;
+/* OMPI_DECLSPEC: 5.0 has no OMPI_MODULE_DECLSPEC (4.1 defines both alike) */
+OMPI_DECLSPEC extern mca_fcoll_base_component_2_0_0_t mca_fcoll_la_twophase_component;
 
 /* One contiguous piece of this process's access: file offset, length and
  * position of its first byte in the process's data stream. */
