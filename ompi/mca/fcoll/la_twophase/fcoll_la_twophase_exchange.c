@@ -854,5 +854,11 @@ int mca_fcoll_la_twophase_xchg_run(ompio_file_t *fh, const void *buf, int count,
             ret = (*s)(&x);
         }
     }
-    return mca_fcoll_la_twophase_xchg_end(&x, ret);
+    ret = mca_fcoll_la_twophase_xchg_end(&x, ret);
+    if (OMPI_SUCCESS != ret && MPI_STATUS_IGNORE != status) {
+        /* which of my bytes reached the file (or my buffer) through the
+         * aggregators is not known: a failed call counts none (issue 35) */
+        status->_ucount = 0;
+    }
+    return ret;
 }

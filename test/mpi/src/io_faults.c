@@ -1,0 +1,511 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * File-system faults under MPI-IO (issue 35): a failed write or read is
+ * never reported as success, nor counted in a status.
+ *
+ *   io_faults DIR OKDIR FAULT[,FAULT...] [BYTES] [reference]
+ *
+ * FAULT: nospace:PATH (PATH is a small file system: 2 MiB a rank do not
+ * fit), eio-write, short-write, eio-read, short-read (the LD_PRELOAD shim
+ * test/common/io_fault_shim.c makes rank 0's first write or read of the
+ * file fail with EIO, or transfer half of what was asked).  Each rank owns
+ * BYTES (default 1 MiB) of a file, as 64 KiB pieces dealt round-robin
+ * through a file view, and every way of writing (or reading) it is tried
+ * on a file of its own: write_at_all, write_all, write_at, iwrite_at,
+ * write_shared, write_ordered (read_at_all, read_all, read_at, iread_at).
+ * With eio-write, MPI_File_sync too: rank 0's fsync fails.  Then:
+ *  - collective calls: when the fault hit some process, every process
+ *    returns an error, all of the same class (EIO: MPI_ERR_IO; ENOSPC:
+ *    MPI_ERR_NO_SPACE);
+ *  - independent calls: the process the fault hit returns an error;
+ *  - every call: a process whose call succeeded has all its bytes in the
+ *    file (or its buffer); a failed one's status counts no byte more than
+ *    it transferred (the first `count` bytes are right);
+ *  - a short transfer may be finished (success, right data) or fail, never
+ *    succeed with missing data;
+ *  - the file can be closed, and a second file (in OKDIR) is written and
+ *    read back collectively.
+ * "reference" (ROMIO): the findings are printed, the exit status is 0.
+ * Prints "io_faults: FAULTS OK" at the end when everything held.
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PIECE 65536
+
+static int rank, nprocs, failures, reference;
+static const char *dir, *okdir, *fault;
+static size_t nbytes = 1 << 20;
+
+typedef void (*arm_fn)(const char *, int, int, int);
+typedef int (*fired_fn)(void);
+static arm_fn shim_arm;
+static fired_fn shim_fired;
+
+#define FAILF(...)                                                           \
+    do {                                                                     \
+        fprintf(stderr, "%s rank %d: ", reference ? "REFERENCE" : "FAIL", rank); \
+        fprintf(stderr, __VA_ARGS__);                                        \
+        fprintf(stderr, "\n");                                               \
+        failures++;                                                          \
+    } while (0)
+
+static unsigned char pattern(int r, size_t i, int salt)
+{
+    return (unsigned char) (r * 131 + (i / 7) * 17 + i + salt * 29);
+}
+
+static const char *class_name(int cls)
+{
+    static char s[MPI_MAX_ERROR_STRING];
+    int len;
+    if (MPI_SUCCESS == cls) {
+        return "success";
+    }
+    MPI_Error_string(cls, s, &len);
+    s[strcspn(s, ":")] = '\0';    /* Open MPI's strings: "MPI_ERR_IO: ..." */
+    return s;
+}
+
+/* every rank's pieces of PIECE bytes dealt round-robin */
+static void set_view(MPI_File fh)
+{
+    MPI_Datatype piece, ftype;
+    MPI_Type_contiguous(PIECE, MPI_BYTE, &piece);
+    MPI_Type_create_resized(piece, 0, (MPI_Aint) PIECE * nprocs, &ftype);
+    MPI_Type_commit(&ftype);
+    MPI_File_set_view(fh, (MPI_Offset) rank * PIECE, MPI_BYTE, ftype, "native", MPI_INFO_NULL);
+    MPI_Type_free(&ftype);
+    MPI_Type_free(&piece);
+}
+
+static int open_file(const char *path, int amode, MPI_File *fh)
+{
+    int rc = MPI_File_open(MPI_COMM_WORLD, path, amode, MPI_INFO_NULL, fh);
+    if (MPI_SUCCESS == rc) {
+        MPI_File_set_errhandler(*fh, MPI_ERRORS_RETURN);
+    }
+    return rc;
+}
+
+static void arm(const char *path, int op)
+{
+    int kind = (strstr(fault, "short") && 'f' != op) ? 's' : 'e';
+    if (NULL != shim_arm && 0 == rank && (strstr(fault, "eio") || strstr(fault, "short"))) {
+        shim_arm(path, op, kind, 1);
+    }
+}
+
+static int disarm(void)
+{
+    int fired = 0, all = 0;
+    if (NULL != shim_arm) {
+        fired = shim_fired();
+        shim_arm(NULL, 0, 0, 0);
+    }
+    MPI_Allreduce(&fired, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    return all;
+}
+
+/* the first `upto` bytes of my part of path must be my pattern (salt);
+ * my part: my pieces in the view, or (flat) the bytes from rank * nbytes */
+static void verify_file(const char *what, const char *path, size_t upto, int salt, int flat)
+{
+    MPI_File fh;
+    MPI_Status st;
+    unsigned char *b = calloc(nbytes, 1);
+    int rc, got = 0;
+    size_t i;
+
+    rc = open_file(path, MPI_MODE_RDONLY, &fh);
+    if (MPI_SUCCESS != rc) {
+        FAILF("%s: cannot reopen %s to check it: %s", what, path, class_name(rc));
+        free(b);
+        return;
+    }
+    if (!flat) {
+        set_view(fh);
+    }
+    rc = MPI_File_read_at(fh, flat ? (MPI_Offset) rank * nbytes : 0, b, (int) upto, MPI_BYTE, &st);
+    if (MPI_SUCCESS == rc) {
+        MPI_Get_count(&st, MPI_BYTE, &got);
+    }
+    if ((size_t) got < upto) {
+        FAILF("%s: status claims %zu bytes written, the file holds %d of them", what, upto, got);
+    }
+    for (i = 0; i < (size_t) got && i < upto; i++) {
+        if (b[i] != pattern(rank, i, salt)) {
+            FAILF("%s: status claims %zu bytes written, byte %zu of them is wrong in the file",
+                  what, upto, i);
+            break;
+        }
+    }
+    MPI_File_close(&fh);
+    free(b);
+}
+
+/* The results of one call on every rank: the collective rules, the rule
+ * for the process the fault hit, and the counts. */
+static void judge(const char *what, int coll, int rc, int count, size_t want, int fired,
+                  int *okcount)
+{
+    int cls = MPI_SUCCESS, *all = malloc(sizeof(int) * nprocs), i, nfail = 0;
+    if (MPI_SUCCESS != rc) {
+        MPI_Error_class(rc, &cls);
+    }
+    MPI_Allgather(&cls, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+    for (i = 0; i < nprocs; i++) {
+        nfail += (MPI_SUCCESS != all[i]);
+    }
+    if (0 == rank) {
+        printf("%s %s: %d of %d ranks failed", fault, what, nfail, nprocs);
+        for (i = 0; i < nprocs; i++) {
+            printf("%s %s", i ? "," : ":", class_name(all[i]));
+        }
+        printf("; count %d (fault fired %d times)\n", count, fired);
+    }
+    if (coll) {
+        for (i = 1; i < nprocs; i++) {
+            if (all[i] != all[0]) {
+                FAILF("%s: ranks disagree: rank 0 %s, rank %d %s", what, class_name(all[0]), i,
+                      class_name(all[i]));
+                break;
+            }
+        }
+    }
+    if (0 == fired && strcmp(fault, "nospace") && 'i' != what[0]) {
+        /* (iwrite_at and iread_at go through aio, which the shim cannot
+           reach: they are checked on the full file system) */
+        FAILF("%s: the injected fault never fired, nothing was tested", what);
+    }
+    if (fired > 0 && strstr(fault, "eio")) {
+        if (coll && MPI_SUCCESS == cls) {
+            FAILF("%s: success although a process's I/O failed with EIO", what);
+        }
+        if (!coll && 0 == rank && MPI_SUCCESS == cls) {
+            FAILF("%s: success although my I/O failed with EIO", what);
+        }
+    }
+    if (0 == strcmp(fault, "nospace") && 0 == nfail) {
+        FAILF("%s: %zu bytes a rank on a file system too small for them, and no error", what, want);
+    }
+    if (MPI_SUCCESS == cls && (size_t) count != want) {
+        FAILF("%s: success, but the status counts %d of %zu bytes", what, count, want);
+    }
+    *okcount = (MPI_SUCCESS == cls) ? (int) want : count;
+    free(all);
+}
+
+static void write_case(const char *op)
+{
+    char path[4096], what[128];
+    unsigned char *b = malloc(nbytes);
+    MPI_File fh;
+    MPI_Status st;
+    MPI_Request req;
+    int rc, count = 0, okcount, fired, coll, crc, ccls = MPI_SUCCESS, *call;
+    int shared = !strcmp(op, "write_shared") || !strcmp(op, "write_ordered");
+    size_t i;
+
+    for (i = 0; i < nbytes; i++) {
+        b[i] = pattern(rank, i, 1);
+    }
+    snprintf(path, sizeof(path), "%s/%s.dat", dir, op);
+    snprintf(what, sizeof(what), "%s", op);
+    if (0 == rank) {
+        MPI_File_delete(path, MPI_INFO_NULL);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    rc = open_file(path, MPI_MODE_CREATE | MPI_MODE_RDWR, &fh);
+    if (MPI_SUCCESS != rc) {
+        FAILF("%s: cannot open %s: %s", what, path, class_name(rc));
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (!shared) {
+        set_view(fh);
+    }
+    coll = !strcmp(op, "write_at_all") || !strcmp(op, "write_all") || !strcmp(op, "write_ordered");
+    memset(&st, 0, sizeof(st));
+    arm(path, 'w');
+    if (!strcmp(op, "write_at_all")) {
+        rc = MPI_File_write_at_all(fh, 0, b, (int) nbytes, MPI_BYTE, &st);
+    } else if (!strcmp(op, "write_all")) {
+        rc = MPI_File_write_all(fh, b, (int) nbytes, MPI_BYTE, &st);
+    } else if (!strcmp(op, "write_at")) {
+        rc = MPI_File_write_at(fh, 0, b, (int) nbytes, MPI_BYTE, &st);
+    } else if (!strcmp(op, "iwrite_at")) {
+        rc = MPI_File_iwrite_at(fh, 0, b, (int) nbytes, MPI_BYTE, &req);
+        if (MPI_SUCCESS == rc) {
+            rc = MPI_Wait(&req, &st);
+        }
+    } else if (!strcmp(op, "write_shared")) {
+        /* in rank order, so that each rank's data lands at rank * nbytes */
+        int turn;
+        rc = MPI_SUCCESS;
+        for (turn = 0; turn < nprocs; turn++) {
+            if (turn == rank) {
+                rc = MPI_File_write_shared(fh, b, (int) nbytes, MPI_BYTE, &st);
+            }
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+    } else {
+        rc = MPI_File_write_ordered(fh, b, (int) nbytes, MPI_BYTE, &st);
+    }
+    fired = disarm();
+    if (MPI_SUCCESS == rc) {
+        MPI_Get_count(&st, MPI_BYTE, &count);
+    } else {
+        /* what the status says after a failure: nothing is claimed */
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        if (count < 0 || MPI_UNDEFINED == count) {
+            count = 0;
+        }
+    }
+    judge(what, coll, rc, count, nbytes, fired, &okcount);
+
+    /* the file can be closed: a close error is the same on every rank */
+    crc = MPI_File_close(&fh);
+    if (MPI_SUCCESS != crc) {
+        MPI_Error_class(crc, &ccls);
+    }
+    call = malloc(sizeof(int) * nprocs);
+    MPI_Allgather(&ccls, 1, MPI_INT, call, 1, MPI_INT, MPI_COMM_WORLD);
+    for (i = 1; i < (size_t) nprocs; i++) {
+        if (call[i] != call[0]) {
+            FAILF("%s: MPI_File_close: ranks disagree (%d, %d)", what, call[0], call[i]);
+            break;
+        }
+    }
+    free(call);
+
+    if (!shared) {
+        verify_file(what, path, (size_t) okcount, 1, 0);
+    } else {
+        /* the shared pointer's offsets are known when every write before
+           mine was whole */
+        int whole = (MPI_SUCCESS == rc), allwhole = 0;
+        MPI_Allreduce(&whole, &allwhole, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (allwhole) {
+            verify_file(what, path, (size_t) okcount, 1, 1);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        MPI_File_delete(path, MPI_INFO_NULL);
+    }
+    free(b);
+}
+
+static void read_case(const char *op)
+{
+    char path[4096];
+    unsigned char *b = malloc(nbytes);
+    MPI_File fh;
+    MPI_Status st;
+    MPI_Request req;
+    int rc, count = 0, okcount, fired, coll;
+    size_t i;
+
+    /* the file, written without faults */
+    for (i = 0; i < nbytes; i++) {
+        b[i] = pattern(rank, i, 2);
+    }
+    snprintf(path, sizeof(path), "%s/%s.dat", dir, op);
+    rc = open_file(path, MPI_MODE_CREATE | MPI_MODE_RDWR, &fh);
+    if (MPI_SUCCESS != rc) {
+        FAILF("%s: cannot open %s: %s", op, path, class_name(rc));
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    set_view(fh);
+    rc = MPI_File_write_at_all(fh, 0, b, (int) nbytes, MPI_BYTE, MPI_STATUS_IGNORE);
+    if (MPI_SUCCESS != rc) {
+        FAILF("%s: writing the file to read: %s", op, class_name(rc));
+    }
+    MPI_File_close(&fh);
+
+    memset(b, 0, nbytes);
+    open_file(path, MPI_MODE_RDONLY, &fh);
+    set_view(fh);
+    coll = !strcmp(op, "read_at_all") || !strcmp(op, "read_all");
+    memset(&st, 0, sizeof(st));
+    arm(path, 'r');
+    if (!strcmp(op, "read_at_all")) {
+        rc = MPI_File_read_at_all(fh, 0, b, (int) nbytes, MPI_BYTE, &st);
+    } else if (!strcmp(op, "read_all")) {
+        rc = MPI_File_read_all(fh, b, (int) nbytes, MPI_BYTE, &st);
+    } else if (!strcmp(op, "read_at")) {
+        rc = MPI_File_read_at(fh, 0, b, (int) nbytes, MPI_BYTE, &st);
+    } else {
+        rc = MPI_File_iread_at(fh, 0, b, (int) nbytes, MPI_BYTE, &req);
+        if (MPI_SUCCESS == rc) {
+            rc = MPI_Wait(&req, &st);
+        }
+    }
+    fired = disarm();
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    if (count < 0 || MPI_UNDEFINED == count) {
+        count = 0;
+    }
+    judge(op, coll, rc, count, nbytes, fired, &okcount);
+    for (i = 0; i < (size_t) okcount; i++) {
+        if (b[i] != pattern(rank, i, 2)) {
+            FAILF("%s: status claims %d bytes read, byte %zu of them is wrong", op, okcount, i);
+            break;
+        }
+    }
+    rc = MPI_File_close(&fh);
+    if (MPI_SUCCESS != rc) {
+        FAILF("%s: MPI_File_close after a read: %s", op, class_name(rc));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        MPI_File_delete(path, MPI_INFO_NULL);
+    }
+    free(b);
+}
+
+/* MPI_File_sync is collective: rank 0's failed fsync fails it everywhere */
+static void sync_case(void)
+{
+    char path[4096];
+    unsigned char b[4096];
+    MPI_File fh;
+    int rc, okcount, fired;
+
+    memset(b, rank, sizeof(b));
+    snprintf(path, sizeof(path), "%s/sync.dat", dir);
+    rc = open_file(path, MPI_MODE_CREATE | MPI_MODE_RDWR, &fh);
+    if (MPI_SUCCESS != rc) {
+        FAILF("sync: cannot open %s: %s", path, class_name(rc));
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_File_write_at(fh, (MPI_Offset) rank * sizeof(b), b, sizeof(b), MPI_BYTE, MPI_STATUS_IGNORE);
+    arm(path, 'f');
+    rc = MPI_File_sync(fh);
+    fired = disarm();
+    judge("sync", 1, rc, 0, 0, fired, &okcount);
+    rc = MPI_File_close(&fh);
+    if (MPI_SUCCESS != rc) {
+        FAILF("sync: MPI_File_close: %s", class_name(rc));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        MPI_File_delete(path, MPI_INFO_NULL);
+    }
+}
+
+/* after the faults the library still works: a second file, written and
+ * read back collectively */
+static void still_works(void)
+{
+    char path[4096];
+    unsigned char *b = malloc(nbytes), *c = malloc(nbytes);
+    MPI_File fh;
+    int rc;
+    size_t i;
+
+    snprintf(path, sizeof(path), "%s/second.dat", okdir);
+    for (i = 0; i < nbytes; i++) {
+        b[i] = pattern(rank, i, 3);
+    }
+    rc = open_file(path, MPI_MODE_CREATE | MPI_MODE_RDWR, &fh);
+    if (MPI_SUCCESS == rc) {
+        set_view(fh);
+        rc = MPI_File_write_at_all(fh, 0, b, (int) nbytes, MPI_BYTE, MPI_STATUS_IGNORE);
+        if (MPI_SUCCESS == rc) {
+            rc = MPI_File_read_at_all(fh, 0, c, (int) nbytes, MPI_BYTE, MPI_STATUS_IGNORE);
+        }
+        if (MPI_SUCCESS == rc && 0 != memcmp(b, c, nbytes)) {
+            FAILF("second file: read back differs");
+        }
+        if (MPI_SUCCESS == rc) {
+            rc = MPI_File_close(&fh);
+        }
+    }
+    if (MPI_SUCCESS != rc) {
+        FAILF("second file after the faults: %s", class_name(rc));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        MPI_File_delete(path, MPI_INFO_NULL);
+    }
+    free(b);
+    free(c);
+}
+
+int main(int argc, char **argv)
+{
+    static const char *writes[] = {"write_at_all", "write_all", "write_at", "iwrite_at",
+                                   "write_shared", "write_ordered", NULL};
+    static const char *reads[] = {"read_at_all", "read_all", "read_at", "iread_at", NULL};
+    const char **ops, *maindir;
+    char *list, *tok, *save = NULL;
+    size_t bytes = 1 << 20;
+    int i, total = 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    if (argc < 4) {
+        if (0 == rank) {
+            fprintf(stderr, "usage: %s DIR OKDIR FAULT[,FAULT...] [BYTES] [reference]\n", argv[0]);
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    maindir = argv[1];
+    okdir = argv[2];
+    list = strdup(argv[3]);
+    if (argc > 4) {
+        bytes = strtoul(argv[4], NULL, 10);
+    }
+    reference = argc > 5 && !strcmp(argv[5], "reference");
+    shim_arm = (arm_fn) dlsym(RTLD_DEFAULT, "iofault_arm");
+    shim_fired = (fired_fn) dlsym(RTLD_DEFAULT, "iofault_fired");
+
+    for (tok = strtok_r(list, ",", &save); NULL != tok; tok = strtok_r(NULL, ",", &save)) {
+        fault = tok;
+        dir = maindir;
+        nbytes = bytes;
+        if (0 == strncmp(tok, "nospace:", 8)) {
+            /* the small file system at the path given: 2 MiB a rank */
+            dir = tok + 8;
+            tok[7] = '\0';
+            nbytes = 2 << 20;
+        } else if (NULL == shim_arm) {
+            if (0 == rank) {
+                fprintf(stderr, "FAIL: fault %s needs the shim (LD_PRELOAD)\n", fault);
+            }
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        ops = strstr(fault, "read") ? reads : writes;
+        for (i = 0; ops[i]; i++) {
+            if (strstr(fault, "read")) {
+                read_case(ops[i]);
+            } else {
+                write_case(ops[i]);
+            }
+        }
+        if (0 == strcmp(fault, "eio-write")) {
+            sync_case();
+        }
+    }
+    still_works();
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (0 == rank) {
+        if (0 == total) {
+            printf("io_faults: %s OK\n", argv[3]);
+        } else {
+            printf("io_faults: %s: %d findings\n", argv[3], total);
+        }
+    }
+    free(list);
+    MPI_Finalize();
+    return (0 == total || reference) ? 0 : 1;
+}
