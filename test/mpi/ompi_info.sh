@@ -4,6 +4,29 @@
 # framework and component Debian's openmpi-bin lists, plus this suite's.
 . "$TEST_LIB"
 "$OMPI_INFO" >info.txt 2>&1 || { cat info.txt; fail "ompi_info exited non-zero"; }
+if [ "$OMPI_SERIES" = 5.0 ]; then
+    # 5.0.7 as Debian 13 builds it: C and the three Fortran interfaces (5.0
+    # has no C++ bindings), OMPIO with the suite's fcoll and ROMIO, the
+    # transports, external hwloc and libevent; then the suite's components
+    # less those its profile leaves out (core hooks not yet ported).
+    # Debian 12's own openmpi-bin is 4.1.4, so there is no stock 5.0.7 to
+    # compare with component by component here.
+    assert_grep "^ *Open MPI: $OMPI_BASE_VERSION\$" info.txt
+    assert_grep 'C bindings: yes' info.txt
+    assert_grep 'Fort mpif.h: yes' info.txt "no Fortran mpif.h bindings"
+    assert_grep 'Fort use mpi: yes' info.txt "no Fortran 'use mpi' module"
+    assert_grep 'Fort use mpi_f08: yes' info.txt "no Fortran 'use mpi_f08' module"
+    for c in 'pml: ob1' 'btl: sm' 'btl: tcp' 'btl: self' 'io: ompio' 'io: romio341' \
+             'fcoll: vulcan' 'fcoll: la_twophase' 'fs: ufs' 'coll: tuned' 'pml: ucx' 'osc: ucx' \
+             'mtl: ofi' 'btl: ofi' 'mtl: psm2' 'compress: gzip' 'redist: cyclic'; do
+        assert_grep "MCA $c " info.txt "ompi_info does not list MCA $c"
+    done
+    assert_grep 'MCA hwloc: external' info.txt "hwloc is not the external one"
+    assert_grep 'MCA event: external' info.txt "libevent is not the external one"
+    if [ -z "${JAVA:-}" ]; then assert_grep 'Java bindings: no' info.txt; fi
+    "$TOP/contrib/list-components.sh" "$PREFIX"
+    exit 0
+fi
 assert_grep '^ *Open MPI: 4\.1\.4$' info.txt
 # Bindings: C with MPI-1 names, C++, and the three Fortran interfaces.
 assert_grep 'C bindings: yes' info.txt
