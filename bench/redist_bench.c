@@ -191,58 +191,77 @@ static void baseline_free(struct baseline *b)
  * time).  Its ratio to the baseline is the floor for any method that moves
  * one block per message. */
 struct blockwise {
-    int nsend, nrecv, *sq, *ss, *sj, *rp, *rs;
+    int nmsg, m, *peer, *tag, *isrecv;
+    MPI_Datatype *t;
     MPI_Request *req;
 };
 
-static void blockwise_init(struct blockwise *w, const struct map *mp)
+/* The moves as messages of up to m blocks (a peer's blocks in the
+ * sender's slot order, m at a time; m = 1: one block a message). */
+static void blockwise_init(struct blockwise *w, const struct map *mp, int m, MPI_Datatype blk)
 {
-    int q, s, k = 0;
-    w->sq = malloc((nb + 1) * sizeof(int));
-    w->ss = malloc((nb + 1) * sizeof(int));
-    w->sj = malloc((nb + 1) * sizeof(int));
-    w->rp = malloc((nb + 1) * sizeof(int));
-    w->rs = malloc((nb + 1) * sizeof(int));
-    w->req = malloc((2 * nb + 1) * sizeof(MPI_Request));
-    for (int j = 0; j < live_of(mp, rank); j++) {
-        dest(mp, rank, j, &w->sq[k], &w->ss[k]);
-        w->sj[k++] = j;
-    }
-    w->nsend = k;
-    k = 0;
-    for (int p = 0; p < n; p++) {
-        for (int j = 0; j < live_of(mp, p); j++) {
-            dest(mp, p, j, &q, &s);
-            if (q == rank) {
-                w->rp[k] = p;
-                w->rs[k++] = s;
+    int q, s, p, k, *sidx = malloc((nb + 1) * sizeof(int)), *ridx = malloc((nb + 1) * sizeof(int));
+    int cap = 2 * nb + 2 * n + 1;
+    w->m = m;
+    w->nmsg = 0;
+    w->peer = malloc(cap * sizeof(int));
+    w->tag = malloc(cap * sizeof(int));
+    w->isrecv = malloc(cap * sizeof(int));
+    w->t = malloc(cap * sizeof(MPI_Datatype));
+    w->req = malloc(cap * sizeof(MPI_Request));
+    for (p = 0; p < n; p++) {
+        /* receives from p, then sends to p, chunk by chunk */
+        for (int dir = 0; dir < 2; dir++) {
+            int from = dir ? rank : p, to = dir ? p : rank, c = 0;
+            k = 0;
+            for (int j = 0; j < live_of(mp, from); j++) {
+                dest(mp, from, j, &q, &s);
+                if (q != to) {
+                    continue;
+                }
+                sidx[k] = dir ? j : s;   /* where the block is read or lands here */
+                if (++k == m) {
+                    MPI_Type_create_indexed_block(k, 1, sidx, blk, &w->t[w->nmsg]);
+                    MPI_Type_commit(&w->t[w->nmsg]);
+                    w->peer[w->nmsg] = p, w->tag[w->nmsg] = c++, w->isrecv[w->nmsg++] = !dir;
+                    k = 0;
+                }
+            }
+            if (k > 0) {
+                MPI_Type_create_indexed_block(k, 1, sidx, blk, &w->t[w->nmsg]);
+                MPI_Type_commit(&w->t[w->nmsg]);
+                w->peer[w->nmsg] = p, w->tag[w->nmsg] = c++, w->isrecv[w->nmsg++] = !dir;
             }
         }
     }
-    w->nrecv = k;
+    free(sidx);
+    free(ridx);
 }
 
-static void blockwise_run(struct blockwise *w, double *buf, double *buf2, MPI_Datatype blk)
+static void blockwise_run(struct blockwise *w, double *buf, double *buf2)
 {
-    int k = 0;
-    for (int i = 0; i < w->nrecv; i++) {   /* tag: the target slot */
-        MPI_Irecv(buf2 + (size_t) w->rs[i] * BDBL, 1, blk, w->rp[i], w->rs[i], MPI_COMM_WORLD,
-                  &w->req[k++]);
+    for (int i = 0; i < w->nmsg; i++) {   /* receives first: none waits unexpected */
+        if (w->isrecv[i]) {
+            MPI_Irecv(buf2, 1, w->t[i], w->peer[i], w->tag[i], MPI_COMM_WORLD, &w->req[i]);
+        }
     }
-    for (int i = 0; i < w->nsend; i++) {
-        MPI_Isend(buf + (size_t) w->sj[i] * BDBL, 1, blk, w->sq[i], w->ss[i], MPI_COMM_WORLD,
-                  &w->req[k++]);
+    for (int i = 0; i < w->nmsg; i++) {
+        if (!w->isrecv[i]) {
+            MPI_Isend(buf, 1, w->t[i], w->peer[i], w->tag[i], MPI_COMM_WORLD, &w->req[i]);
+        }
     }
-    MPI_Waitall(k, w->req, MPI_STATUSES_IGNORE);
+    MPI_Waitall(w->nmsg, w->req, MPI_STATUSES_IGNORE);
 }
 
 static void blockwise_free(struct blockwise *w)
 {
-    free(w->sq);
-    free(w->ss);
-    free(w->sj);
-    free(w->rp);
-    free(w->rs);
+    for (int i = 0; i < w->nmsg; i++) {
+        MPI_Type_free(&w->t[i]);
+    }
+    free(w->peer);
+    free(w->tag);
+    free(w->isrecv);
+    free(w->t);
     free(w->req);
 }
 
@@ -314,12 +333,33 @@ static long check_blocks(const double *buf, const struct map *mp)
     return all;
 }
 
-static MPI_Info info_for(const char *comp)
+/* "cyclic" or "cyclic@B": the component, and a staging budget of B
+ * blocks (the info key redist_stage_bytes; none: the default). */
+static MPI_Info info_for(const char *spec)
 {
     MPI_Info info;
+    char comp[64], *at, bytes[32];
+    snprintf(comp, sizeof(comp), "%s", spec);
     MPI_Info_create(&info);
+    if (NULL != (at = strchr(comp, '@'))) {
+        *at++ = '\0';
+        snprintf(bytes, sizeof(bytes), "%lu", (unsigned long) atoi(at) * (unsigned long) BBYTES);
+        MPI_Info_set(info, "redist_stage_bytes", bytes);
+    }
     MPI_Info_set(info, "redist_component", comp);
     return info;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int k)
+{
+    qsort(v, k, sizeof(double), cmp_dbl);
+    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
 static int nmaps;
@@ -350,11 +390,16 @@ static void maps_init(const char *only)
 }
 
 /* ---- modes ------------------------------------------------------------------- */
-static void bench(char **comps, int ncomp, int reps, double *buf, double *buf2, MPI_Datatype blk)
+static void bench(char **comps, int ncomp, int reps, int runm, double *buf, double *buf2,
+                  MPI_Datatype blk)
 {
     int *dr = malloc(nb * sizeof(int)), *ds = malloc(nb * sizeof(int));
     MPIX_Redist *rd = malloc(ncomp * sizeof(MPIX_Redist));
-    double *best = malloc((ncomp + 2) * sizeof(double)), *tcreate = malloc(ncomp * sizeof(double));
+    /* t[c * reps + r]: comps, then the baseline, one block a message, runm
+     * blocks a message */
+    double *t = malloc((ncomp + 3) * reps * sizeof(double)), *tcreate = malloc(ncomp * sizeof(double));
+    double *best = malloc((ncomp + 3) * sizeof(double)), *ratio = malloc((ncomp + 3) * sizeof(double));
+    double *v = malloc((reps + 1) * sizeof(double));
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
@@ -362,10 +407,11 @@ static void bench(char **comps, int ncomp, int reps, double *buf, double *buf2, 
     for (int mi = 0; mi < nmaps; mi++) {
         const struct map *mp = &maps[mi];
         struct baseline b;
-        struct blockwise w;
+        struct blockwise w, wm;
         map_arrays(mp, dr, ds);
         baseline_init(&b, mp, blk);
-        blockwise_init(&w, mp);
+        blockwise_init(&w, mp, 1, blk);
+        blockwise_init(&wm, mp, runm, blk);
         for (int c = 0; c < ncomp; c++) {
             MPI_Info info = info_for(comps[c]);
             MPI_Barrier(MPI_COMM_WORLD);
@@ -379,11 +425,11 @@ static void bench(char **comps, int ncomp, int reps, double *buf, double *buf2, 
                 }
             }
             MPI_Info_free(&info);
-            best[c] = 1e30;
         }
-        best[ncomp] = best[ncomp + 1] = 1e30;
+        /* interleaved: each repeat runs every candidate once, so a ratio
+         * pairs times taken moments apart; medians of the repeats */
         for (int r = 0; r < reps; r++) {
-            for (int c = 0; c <= ncomp + 1; c++) {
+            for (int c = 0; c <= ncomp + 2; c++) {
                 if (c < ncomp && MPIX_REDIST_NULL == rd[c]) {
                     continue;
                 }
@@ -394,13 +440,21 @@ static void bench(char **comps, int ncomp, int reps, double *buf, double *buf2, 
                 } else if (c == ncomp) {
                     baseline_run(&b, buf, buf2);
                 } else {
-                    blockwise_run(&w, buf, buf2, blk);
+                    blockwise_run(c == ncomp + 1 ? &w : &wm, buf, buf2);
                 }
-                double t = max_all(MPI_Wtime() - t0);
-                if (t < best[c]) {
-                    best[c] = t;
-                }
+                t[c * reps + r] = max_all(MPI_Wtime() - t0);
             }
+        }
+        for (int c = 0; c <= ncomp + 2; c++) {
+            if (c < ncomp && MPIX_REDIST_NULL == rd[c]) {
+                continue;
+            }
+            for (int r = 0; r < reps; r++) {
+                v[r] = t[c * reps + r] / t[ncomp * reps + r];
+            }
+            ratio[c] = median(v, reps);
+            memcpy(v, &t[c * reps], reps * sizeof(double));
+            best[c] = median(v, reps);
         }
         /* the baseline's heap over a warm call (its second buffer is extra) */
         long long h0 = heap_cur;
@@ -409,7 +463,9 @@ static void bench(char **comps, int ncomp, int reps, double *buf, double *buf2, 
         long long base_heap = max_all_ll(heap_stop(h0));
         if (0 == rank) {
             printf("blockwise %s %.3f %.3f %.3f\n", mp->name, best[ncomp + 1] * 1e3,
-                   best[ncomp] * 1e3, best[ncomp + 1] / best[ncomp]);
+                   best[ncomp] * 1e3, ratio[ncomp + 1]);
+            printf("runwise %s %d %.3f %.3f %.3f\n", mp->name, runm, best[ncomp + 2] * 1e3,
+                   best[ncomp] * 1e3, ratio[ncomp + 2]);
         }
         for (int c = 0; c < ncomp; c++) {
             if (MPIX_REDIST_NULL == rd[c]) {
@@ -433,7 +489,7 @@ static void bench(char **comps, int ncomp, int reps, double *buf, double *buf2, 
             MPI_Info_free(&info);
             if (0 == rank) {
                 printf("row %s %s %.3f %.3f %.3f %.3f %lld %lld %lld %zu%s\n", mp->name, comps[c],
-                       best[c] * 1e3, best[ncomp] * 1e3, best[c] / best[ncomp], tcreate[c] * 1e3,
+                       best[c] * 1e3, best[ncomp] * 1e3, ratio[c], tcreate[c] * 1e3,
                        pv, heap, base_heap, (size_t) nb * BBYTES,
                        bad ? " WRONG-DATA" : "");
                 fflush(stdout);
@@ -441,12 +497,16 @@ static void bench(char **comps, int ncomp, int reps, double *buf, double *buf2, 
         }
         baseline_free(&b);
         blockwise_free(&w);
+        blockwise_free(&wm);
     }
     MPI_Comm_free(&comm);
     free(dr);
     free(ds);
     free(rd);
     free(best);
+    free(ratio);
+    free(t);
+    free(v);
     free(tcreate);
 }
 
@@ -501,7 +561,7 @@ static void rss(const char *who, double *buf, MPI_Datatype blk)
 
 int main(int argc, char **argv)
 {
-    int reps = 5, ncomp = 0;
+    int reps = 11, ncomp = 0, runm = 16;
     const char *rss_who = NULL;
     char *only = NULL, **comps = calloc(argc, sizeof(char *));
     nb = 512;
@@ -513,6 +573,8 @@ int main(int argc, char **argv)
             nb = atoi(argv[++i]);
         } else if (0 == strcmp(argv[i], "-r") && i + 1 < argc) {
             reps = atoi(argv[++i]);
+        } else if (0 == strcmp(argv[i], "-m") && i + 1 < argc) {
+            runm = atoi(argv[++i]);
         } else if (0 == strcmp(argv[i], "-M") && i + 1 < argc) {
             only = malloc(strlen(argv[++i]) + 3);
             sprintf(only, ",%s,", argv[i]);
@@ -543,10 +605,10 @@ int main(int argc, char **argv)
         double *buf2 = malloc((size_t) nb * BBYTES);
         memset(buf2, 0, (size_t) nb * BBYTES);
         if (0 == rank) {
-            printf("# %d ranks, %d slots of %zu bytes a rank (%zu MB), min of %d interleaved repeats\n",
+            printf("# %d ranks, %d slots of %zu bytes a rank (%zu MB), medians of %d interleaved repeats\n",
                    n, nb, BBYTES, (size_t) nb * BBYTES >> 20, reps);
         }
-        bench(comps, ncomp, reps, buf, buf2, blk);
+        bench(comps, ncomp, reps, runm > 0 ? runm : 1, buf, buf2, blk);
         free(buf2);
     }
     MPI_Type_free(&blk);

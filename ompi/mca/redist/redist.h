@@ -77,7 +77,10 @@ struct ompi_redist_t {
     /* The map from this process's side and which slot holds what (the
      * slot bookkeeping that execute and create's dry run share). */
     redist_slots_t sl;
-    char *stage;                /* two blocks' spans (stage 1 at + span) */
+    char *stage;                /* 2 * run_local blocks, a stride apart */
+    int run_blocks;             /* a cycle's run: half the staging budget, in blocks (agreed) */
+    int run_local;              /* this process's half stage: min(run_blocks, nslots), >= 1 */
+    int *run_slots;             /* 4 * run_local: landing and target slots of two runs */
     ompi_request_t **tok_reqs;  /* per peer: its "ready" message */
     int *tok_val;               /* 2n: the tokens, then run starts */
     int ready_sends;            /* unitcyclic: sends in ready mode */
@@ -86,8 +89,14 @@ struct ompi_redist_t {
     ompi_datatype_t **act_type;   /* per action: its slots; NULL for cycles */
     int nact_type;
     int *land;                  /* nslots + 1: where an action's blocks land */
-    ompi_request_t **reqs;      /* request_limit requests */
+    ompi_request_t **reqs;      /* request_limit + 4 requests */
     int request_limit;
+    /* a failure in execute: every process hears of it and returns the
+     * same class (redist_base_create.c: rd_finish_execute) */
+    ompi_request_t *abort_req;  /* the receive of another process's word */
+    ompi_request_t **tell;      /* nprocs: this process's words to the others */
+    int abort_in, abort_out;    /* their payloads (an MPI error class) */
+    int broken;                 /* an execute failed: only free works */
 
     const int *dest_rank, *dest_slot;  /* the caller's map: during schedule only */
     void *sched;                /* the component's schedule */

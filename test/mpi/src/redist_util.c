@@ -502,8 +502,16 @@ static void pv_check(const struct pvals *a, const struct pvals *b, const struct 
     unsigned long long bytes = b->u[PV_BYTES] - a->u[PV_BYTES];
     size_t bsize = (size_t) g->count * g->t->size;
     /* metadata O(n + b): at most 1 KB per rank and slot (cyclic's
-     * per-action datatypes included), plus two staging blocks */
-    size_t bound = 2 * (size_t) g->count * g->t->extent + 1024 * (size_t) (nprocs + g->nb[rank]) + 4096;
+     * per-action datatypes included), plus the staging budget (the
+     * default, redist_base_stage_bytes = 0: min(1 MiB, this rank's
+     * buffer / 16), at least two blocks; the agreed budget is the smallest
+     * of all ranks', so never above this rank's) */
+    size_t stride = (size_t) g->count * g->t->extent;
+    size_t budget = (size_t) g->nb[rank] * stride / 16;
+    size_t bound;
+    budget = budget < ((size_t) 1 << 20) ? budget : ((size_t) 1 << 20);
+    budget = budget > 2 * stride ? budget : 2 * stride;
+    bound = budget + 1024 * (size_t) (nprocs + g->nb[rank]) + 4096;
     if (bound > peak_bound_max) {
         peak_bound_max = bound;
     }
@@ -525,7 +533,8 @@ static void pv_check(const struct pvals *a, const struct pvals *b, const struct 
     }
     if (b->u[PV_PEAK] > peak_bound_max) {
         die("%s: redist_base_peak_extra_bytes %llu above the bound %zu "
-            "(2 x %zu-byte blocks + 1024 x (%d ranks + %d slots) + 4096, largest map so far)",
+            "(staging budget of %zu-byte blocks + 1024 x (%d ranks + %d slots) + 4096, largest "
+            "map so far)",
             what, b->u[PV_PEAK], peak_bound_max, (size_t) g->count * g->t->extent, nprocs,
             g->nb[rank]);
     }

@@ -36,6 +36,7 @@ void ompi_redist_free(ompi_redist_t *rd);
 /* MCA variables of the base. */
 extern unsigned long ompi_redist_base_max_extra_bytes;
 extern int ompi_redist_base_request_limit;
+extern unsigned long ompi_redist_base_stage_bytes;
 extern const mca_redist_base_component_t *ompi_redist_base_default;
 const mca_redist_base_component_t *ompi_redist_base_find(const char *name);
 
@@ -123,6 +124,20 @@ int ompi_redist_base_register_component(const mca_base_component_t *c, int dflt,
 void *ompi_redist_base_alloc(ompi_redist_t *rd, size_t n);
 /* The largest error of all processes (every process returns the same). */
 int ompi_redist_base_agree(ompi_redist_t *rd, int rc);
+
+/* An execute's wait ended because another process reported a failure. */
+#define OMPI_REDIST_PEER_FAILED (-10000)
+/* Execute's waits: for all n requests, or until another process reports
+ * a failure (then an error; the requests are left to
+ * ompi_redist_base_abort).  A component's execute waits through it, so
+ * that no process waits forever on one that failed. */
+int ompi_redist_base_wait(ompi_redist_t *rd, int n, ompi_request_t **reqs);
+/* After rc (OMPI_SUCCESS: nothing to do) in execute: a process that
+ * failed tells the others, and every process withdraws its receives not
+ * yet matched and completes its other requests (the base's and reqs[0..n),
+ * a component's own), taking and dropping what others still send it.
+ * Execute's end then agrees on one error class for all processes. */
+void ompi_redist_base_abort(ompi_redist_t *rd, int rc, int n, ompi_request_t **reqs);
 
 /* Put every block this process holds in its target slot (in place). */
 void ompi_redist_base_settle(ompi_redist_t *rd);

@@ -18,13 +18,15 @@
 #include "opal/mca/common/suite/common_suite.h"
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
-#include "ompi/mca/rte/rte.h"
+#include "opal/mca/common/suite/suite_compat.h"
+#include SUITE_RTE_H
 
 #include "ompi/mca/redist/base/static-components.h"
 
 /* defaults: redist_base_register */
 unsigned long ompi_redist_base_max_extra_bytes;
 int ompi_redist_base_request_limit;
+unsigned long ompi_redist_base_stage_bytes;
 const mca_redist_base_component_t *ompi_redist_base_default = NULL;
 
 unsigned long long ompi_redist_base_stats[REDIST_STAT_N];
@@ -89,6 +91,16 @@ static int redist_base_register(mca_base_register_flag_t flags)
                  "step of a redistribution (at least 1); also bounds the blocks a receiver "
                  "announces at a time, so that no block waits as an unexpected message",
                  MCA_BASE_VAR_TYPE_INT, &ompi_redist_base_request_limit);
+    ompi_redist_base_stage_bytes = 0;
+    register_var("stage_bytes", "Staging memory one redistributor may use on a process, in "
+                 "bytes (0: min(1 MiB, the process's buffer / 16)); at least two blocks, a "
+                 "smaller value makes MPIX_Redist_create fail with MPI_ERR_ARG on every "
+                 "process. The info key redist_stage_bytes sets it for one redistributor. "
+                 "Every process uses the smallest value of all. Blocks that go round a cycle "
+                 "of full processes move in runs of half this budget, one message a run, two "
+                 "runs in flight: more staging, fewer and larger messages. Counted against "
+                 "redist_base_max_extra_bytes",
+                 MCA_BASE_VAR_TYPE_UNSIGNED_LONG, &ompi_redist_base_stage_bytes);
     for (i = 0; i < sizeof(pvars) / sizeof(pvars[0]); i++) {
         (void) common_suite_pvar_register("ompi", "redist", "base", pvars[i].name, pvars[i].desc,
                                           pvars[i].var_class, pvars[i].type, NULL,

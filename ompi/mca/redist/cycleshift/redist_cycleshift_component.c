@@ -161,28 +161,32 @@ static int cs_execute(ompi_redist_t *rd)
     const redist_int_list_t *l = rd->sched;
     char *stage = rd->stage - rd->span_lb;
     int i, rc = OMPI_SUCCESS, sent = 0;
+    ompi_request_t **req = rd->reqs;   /* one message at a time */
     for (i = 0; i + 2 < l->n && OMPI_SUCCESS == rc; i += 3) {
         int a = l->v[i + 1], b = l->v[i + 2];
         switch (l->v[i]) {
         case CS_SEND:
-            rc = MCA_PML_CALL(send(ompi_redist_base_slot(rd, a), rd->count, rd->type, b, 1,
-                                   MCA_PML_BASE_SEND_SYNCHRONOUS, rd->comm));
+        case CS_SEND_STAGE:
+            rc = MCA_PML_CALL(isend(CS_SEND == l->v[i] ? ompi_redist_base_slot(rd, a) : stage,
+                                    rd->count, rd->type, CS_SEND == l->v[i] ? b : a, 1,
+                                    MCA_PML_BASE_SEND_SYNCHRONOUS, rd->comm, req));
+            if (OMPI_SUCCESS == rc) {
+                rc = ompi_redist_base_wait(rd, 1, req);
+            }
             sent++;
             break;
         case CS_RECV:
-            rc = MCA_PML_CALL(recv(ompi_redist_base_slot(rd, a), rd->count, rd->type, b, 1,
-                                   rd->comm, MPI_STATUS_IGNORE));
+            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, a), rd->count, rd->type, b, 1,
+                                    rd->comm, req));
+            if (OMPI_SUCCESS == rc) {
+                rc = ompi_redist_base_wait(rd, 1, req);
+            }
             break;
         case CS_COPY:
             ompi_redist_base_copy(rd, ompi_redist_base_slot(rd, b), ompi_redist_base_slot(rd, a));
             break;
         case CS_STAGE:
             ompi_redist_base_copy(rd, stage, ompi_redist_base_slot(rd, a));
-            break;
-        case CS_SEND_STAGE:
-            rc = MCA_PML_CALL(send(stage, rd->count, rd->type, a, 1,
-                                   MCA_PML_BASE_SEND_SYNCHRONOUS, rd->comm));
-            sent++;
             break;
         default:
             ompi_redist_base_copy(rd, ompi_redist_base_slot(rd, a), stage);

@@ -65,7 +65,7 @@ static int unit_rounds(ompi_redist_t *rd, int move)
 {
     unit_sched_t *u = rd->sched;
     ompi_communicator_t *comm = rd->comm;
-    int n = rd->nprocs, me = rd->me, q, i, k, rc, round, nreq, tot[2];
+    int n = rd->nprocs, me = rd->me, q, k, rc, round, nreq, tot[3], failed = OMPI_SUCCESS;
 
     for (round = 0;; round++) {
         /* ask for everything left; receivers offer room; senders take
@@ -95,40 +95,48 @@ static int unit_rounds(ompi_redist_t *rd, int move)
         }
         nreq = 0;
         tot[0] = tot[1] = 0;
-        for (q = 0; q < n; q++) {
-            for (k = 0; k < u->grant[q]; k++) {   /* receive from q */
+        for (q = 0; q < n && OMPI_SUCCESS == rc; q++) {
+            for (k = 0; k < u->grant[q] && OMPI_SUCCESS == rc; k++) {   /* receive from q */
                 int t = rd->sl.in_slot[rd->sl.in_off[q] + rd->sl.in_next[q]++];
                 int s = redist_slots_take_free(&rd->sl, t);
+                if (s < 0) {
+                    rc = OMPI_ERR_BAD_PARAM;   /* granted more than is free */
+                    break;
+                }
                 rd->sl.held[s] = t;
                 if (move) {
                     rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type,
-                                            q, 1, comm, &u->reqs[nreq++]));
-                    if (OMPI_SUCCESS != rc) {
-                        goto fail;
-                    }
+                                            q, 1, comm, &u->reqs[nreq]));
+                    nreq += OMPI_SUCCESS == rc;
                 }
             }
         }
-        for (q = 0; q < n; q++) {
-            for (k = 0; k < u->granted[q]; k++) {  /* send to q */
+        for (q = 0; q < n && OMPI_SUCCESS == rc; q++) {
+            for (k = 0; k < u->granted[q] && OMPI_SUCCESS == rc; k++) {  /* send to q */
                 int s = rd->sl.out_slot[rd->sl.out_off[q] + rd->sl.out_next[q]++];
                 if (move) {
                     rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count, rd->type,
                                             q, 1, MCA_PML_BASE_SEND_STANDARD, comm,
-                                            &u->reqs[nreq++]));
-                    if (OMPI_SUCCESS != rc) {
-                        goto fail;
-                    }
+                                            &u->reqs[nreq]));
+                    nreq += OMPI_SUCCESS == rc;
                 }
             }
             tot[0] += u->granted[q];
         }
-        if (nreq > 0 && OMPI_SUCCESS != (rc = ompi_request_wait_all(nreq, u->reqs,
-                                                                     MPI_STATUSES_IGNORE))) {
-            return rc;
+        if (OMPI_SUCCESS == rc && move) {
+            rc = ompi_redist_base_wait(rd, nreq, u->reqs);
+        }
+        if (OMPI_SUCCESS != rc) {
+            /* tell the others now (they may wait for these blocks), then
+             * keep to the rounds' collectives until all have heard */
+            if (move) {
+                ompi_redist_base_abort(rd, rc, nreq, u->reqs);
+            }
+            failed = rc;
+            rc = OMPI_SUCCESS;
         }
         /* the slots just sent from are free from the next round on */
-        for (q = 0; q < n; q++) {
+        for (q = 0; q < n && OMPI_SUCCESS == failed; q++) {
             for (k = u->granted[q]; k > 0; k--) {
                 int s = rd->sl.out_slot[rd->sl.out_off[q] + rd->sl.out_next[q] - k];
                 rd->sl.held[s] = REDIST_EMPTY;
@@ -142,10 +150,14 @@ static int unit_rounds(ompi_redist_t *rd, int move)
             ompi_redist_base_count_blocks(rd, (unsigned long long) tot[0]);
             ompi_redist_base_count(REDIST_STAT_ROUNDS, 1);
         }
-        rc = comm->c_coll->coll_allreduce(MPI_IN_PLACE, tot, 2, DT_INT, &ompi_mpi_op_sum.op, comm,
+        tot[2] = OMPI_SUCCESS != failed;
+        rc = comm->c_coll->coll_allreduce(MPI_IN_PLACE, tot, 3, DT_INT, &ompi_mpi_op_sum.op, comm,
                                           comm->c_coll->coll_allreduce_module);
         if (OMPI_SUCCESS != rc) {
             return rc;
+        }
+        if (tot[2] > 0) {
+            return OMPI_SUCCESS != failed ? failed : OMPI_REDIST_PEER_FAILED;
         }
         if (0 == tot[1]) {
             break;
@@ -158,11 +170,6 @@ static int unit_rounds(ompi_redist_t *rd, int move)
         ompi_redist_base_settle(rd);
     }
     return OMPI_SUCCESS;
-fail:
-    for (i = 0; i < nreq; i++) {
-        (void) ompi_request_wait(&u->reqs[i], MPI_STATUS_IGNORE);
-    }
-    return rc;
 }
 
 static int unit_schedule(ompi_redist_t *rd)

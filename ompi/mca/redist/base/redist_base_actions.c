@@ -1,0 +1,415 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * The action interpreter of the root-scheduled components (cyclic,
+ * unitcyclic, phase, park): runs a process's action list, grouped as
+ * redist_slots_group says, with create's dry run through the same code.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <limits.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "ompi/constants.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/mca/redist/base/base.h"
+#include "ompi/mca/redist/base/redist_base_private.h"
+#include "ompi/op/op.h"
+
+static int wait_reqs(ompi_redist_t *rd, int n)
+{
+    return ompi_redist_base_wait(rd, n, rd->reqs);
+}
+
+/* A receive of more blocks than the request limit (one block per
+ * message): in windows of request_limit, each announced to the sender
+ * once its receives are posted (so no block waits unexpected here). */
+static int recv_windows(ompi_redist_t *rd, const redist_action_t *a, int dry)
+{
+    int n = a->n, w, i, rc, p = a->peer;
+    while (n > 0) {
+        w = n < rd->request_limit ? n : rd->request_limit;
+        if (0 != redist_slots_take_recv(&rd->sl, a, w, rd->land)) {
+            return OMPI_ERR_BAD_PARAM;   /* a schedule that overfills this process */
+        }
+        n -= w;
+        if (dry) {
+            continue;
+        }
+        for (i = 0; i < w; i++) {
+            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, rd->land[i]), rd->count, rd->type,
+                                    p, TAG_DATA, rd->comm, &rd->reqs[i]));
+            if (OMPI_SUCCESS != rc) {
+                return rc;
+            }
+        }
+        rc = MCA_PML_CALL(send(&w, 1, DT_INT, p, TAG_READY, MCA_PML_BASE_SEND_STANDARD,
+                               rd->comm));
+        if (OMPI_SUCCESS != rc || OMPI_SUCCESS != (rc = wait_reqs(rd, w))) {
+            return rc;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+/* A cycle, a->n blocks to a->peer while a->n come from a->peer2 (no free
+ * slot; redist_slots_cycle_step says where each lands).  The blocks go in
+ * runs of up to rd->run_blocks (half the staging budget; one block
+ * without aggregation): a run is copied into stage half c % 2 and sent
+ * from there as one message, so its slots are vacant at once, and the
+ * incoming run is received as one message straight into the slots the
+ * bookkeeping names (an indexed datatype); two runs in flight per
+ * process.  The stage copy is of blocks about to be sent, so the send
+ * reads them from cache.  Sender and receiver cut a cycle into the same
+ * runs: the run length is agreed at create. */
+static int cycle(ompi_redist_t *rd, const redist_action_t *a, int dry)
+{
+    int j, i, c, m, rc = OMPI_SUCCESS, s, n = a->n, next = a->peer, prev = a->peer2;
+    /* h: the run length (agreed); hl: this process's half of the stage,
+     * no longer than its longest cycle (a run is at most that long) */
+    int h = rd->aggregate ? rd->run_blocks : 1, hl = h < rd->run_local ? h : rd->run_local;
+    int mlast[2] = {0, 0};
+    ompi_request_t **rq = rd->reqs;   /* [2k]: a receive, [2k+1]: a send from stage half k */
+    int *landed = rd->run_slots, *target = rd->run_slots + 2 * hl;   /* [k * hl + i] */
+    ompi_datatype_t *dt[2] = {NULL, NULL};
+
+    for (c = 0, j = 0; j < n; c++, j += m) {
+        int k = c % 2;
+        char *st = ompi_redist_base_stage(rd, k * hl);
+        m = n - j < h ? n - j : h;
+        if (c >= 2) {
+            if (!dry && OMPI_SUCCESS != (rc = ompi_redist_base_wait(rd, 2, &rq[2 * k]))) {
+                break;
+            }
+            for (i = 0; i < mlast[k]; i++) {
+                redist_slots_cycle_landed(&rd->sl, landed[k * hl + i], target[k * hl + i]);
+            }
+            if (NULL != dt[k]) {
+                ompi_datatype_destroy(&dt[k]);
+            }
+        }
+        for (i = 0; i < m; i++) {
+            int land = redist_slots_cycle_step(&rd->sl, next, prev, &s);
+            if (land < 0) {
+                rc = OMPI_ERR_BAD_PARAM;
+                break;
+            }
+            landed[k * hl + i] = land;
+            target[k * hl + i] = rd->sl.in_slot[rd->sl.in_off[prev] + rd->sl.in_next[prev] - 1];
+            if (!dry) {
+                ompi_redist_base_copy(rd, ompi_redist_base_stage(rd, k * hl + i),
+                                      ompi_redist_base_slot(rd, s));
+            }
+        }
+        mlast[k] = m;
+        if (OMPI_SUCCESS != rc || dry) {
+            if (OMPI_SUCCESS != rc) {
+                break;
+            }
+            continue;
+        }
+        if (1 == m || NULL == rd->block_type) {
+            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, landed[k * hl]),
+                                    NULL == rd->block_type && m > 1 ? 0 : rd->count, rd->type,
+                                    prev, TAG_DATA, rd->comm, &rq[2 * k]));
+        } else {
+            rc = ompi_datatype_create_indexed_block(m, 1, &landed[k * hl], rd->block_type, &dt[k]);
+            if (OMPI_SUCCESS == rc && OMPI_SUCCESS != (rc = ompi_datatype_commit(&dt[k]))) {
+                ompi_datatype_destroy(&dt[k]);
+            }
+            if (OMPI_SUCCESS == rc) {
+                rc = MCA_PML_CALL(irecv(rd->buf, 1, dt[k], prev, TAG_DATA, rd->comm, &rq[2 * k]));
+            }
+        }
+        if (OMPI_SUCCESS != rc) {
+            break;
+        }
+        rc = MCA_PML_CALL(isend(st, NULL == rd->block_type && m > 1 ? 0 : m * rd->count,
+                                rd->type, next, TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm,
+                                &rq[2 * k + 1]));
+        if (OMPI_SUCCESS != rc) {
+            break;
+        }
+    }
+    /* the last (at most two) runs, oldest first */
+    for (i = 0; OMPI_SUCCESS == rc && i < 2; i++) {
+        int r = c - 2 + i, k = r % 2, x;
+        if (r < 0) {
+            continue;
+        }
+        if (!dry && OMPI_SUCCESS != (rc = ompi_redist_base_wait(rd, 2, &rq[2 * k]))) {
+            break;
+        }
+        for (x = 0; x < mlast[k]; x++) {
+            redist_slots_cycle_landed(&rd->sl, landed[k * hl + x], target[k * hl + x]);
+        }
+    }
+    /* a datatype a pending receive still uses is destroyed only once it
+     * completed: on an error, after ompi_redist_base_abort completed it
+     * (the type object is reference counted by the request) */
+    for (i = 0; i < 2; i++) {
+        if (NULL != dt[i]) {
+            ompi_datatype_destroy(&dt[i]);
+        }
+    }
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (!dry) {
+        ompi_redist_base_count_blocks(rd, (unsigned long long) n);
+        ompi_redist_base_count(REDIST_STAT_CYCLES, 1);
+    }
+    return OMPI_SUCCESS;
+}
+
+/* One message per action (aggregate): an indexed-block datatype over the
+ * slots the action sends from or lands in, built by create's dry run.  A
+ * rank's slots move only through its own actions, in its own order, and
+ * the free slots are taken and returned in that order too, so the dry run
+ * finds the very slots execute will use. */
+static int action_type(ompi_redist_t *rd, int idx, const int *slots, int n)
+{
+    ompi_datatype_t *dt = NULL;
+    int rc;
+    if (!rd->aggregate || 0 == rd->block_bytes || NULL == rd->block_type) {
+        return OMPI_SUCCESS;   /* one block per message, or count-0 messages */
+    }
+    rc = ompi_datatype_create_indexed_block(n, 1, slots, rd->block_type, &dt);
+    if (OMPI_SUCCESS == rc && OMPI_SUCCESS != (rc = ompi_datatype_commit(&dt))) {
+        ompi_datatype_destroy(&dt);
+    }
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    /* the type's description (32-byte elements in OPAL's datatype
+     * engine): what it costs this redistributor */
+    rd->extra_bytes += sizeof(*dt) + (size_t) (dt->super.desc.used + dt->super.opt_desc.used + 2)
+                       * 32;
+    rd->act_type[idx] = dt;
+    if (0 != ompi_redist_base_max_extra_bytes
+        && rd->extra_bytes > ompi_redist_base_max_extra_bytes) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Consecutive sends of a process run at once: each starts when its
+ * receiver says it is ready, in whatever order they say it.  Starting a
+ * process's actions early never breaks the global-order argument (each
+ * waits only on steps no later than its own), and a send frees slots, so
+ * it needs none.  Every action's slots are taken in action order before
+ * any is sent (two actions may draw on one out list: a send to q and a
+ * parking of q's blocks elsewhere), and become free at the end of the
+ * group, in action order (the dry run's order). */
+static int send_group(ompi_redist_t *rd, const redist_action_t *a, int k, int first, int dry)
+{
+    int g, w, i, rc = OMPI_SUCCESS, active = 0, q, together = rd->aggregate
+                                                              && k <= rd->request_limit + 4;
+    int left[REDIST_GROUP_MAX], sent[REDIST_GROUP_MAX];
+    const int *gsl[REDIST_GROUP_MAX];
+
+    if (0 != redist_slots_take_sends(&rd->sl, a, k, gsl)) {
+        return OMPI_ERR_BAD_PARAM;   /* sends blocks this process does not have */
+    }
+    for (g = 0; g < k; g++) {
+        left[g] = a[g].n;
+        sent[g] = 0;
+    }
+    if (dry) {
+        for (g = 0; g < k && OMPI_SUCCESS == rc; g++) {
+            rc = action_type(rd, first + g, gsl[g], a[g].n);
+        }
+        goto frees;
+    }
+    for (g = 0; g < k && OMPI_SUCCESS == rc; g++) {
+        rc = MCA_PML_CALL(irecv(&rd->tok_val[g], 1, DT_INT, a[g].peer, TAG_READY, rd->comm,
+                                &rd->tok_reqs[g]));
+        active += OMPI_SUCCESS == rc;
+    }
+    for (g = active; g < k; g++) {
+        rd->tok_reqs[g] = &ompi_request_null.request;
+    }
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    while (active > 0) {
+        int done = MPI_UNDEFINED;
+        rc = ompi_redist_base_wait_any(rd, k, rd->tok_reqs, &done);
+        if (OMPI_SUCCESS != rc || MPI_UNDEFINED == done) {
+            return OMPI_SUCCESS != rc ? rc : OMPI_ERROR;
+        }
+        q = a[done].peer;
+        w = rd->tok_val[done];
+        if (rd->aggregate) {
+            if (w != a[done].n) {
+                return OMPI_ERR_BAD_PARAM;   /* the processes disagree on the schedule */
+            }
+            /* q posted its receive: the send completes without us; the
+             * group's sends run together (one request each, waited for
+             * at the end) when they fit in the requests, else one by one */
+            ompi_redist_base_count_blocks(rd, (unsigned long long) w);
+            rc = MCA_PML_CALL(isend(rd->buf, NULL == rd->act_type[first + done] ? 0 : 1,
+                                    NULL == rd->act_type[first + done] ? rd->type
+                                                                       : rd->act_type[first + done],
+                                    q, TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm,
+                                    &rd->reqs[together ? done : 0]));
+            if (OMPI_SUCCESS != rc || (!together && OMPI_SUCCESS != (rc = wait_reqs(rd, 1)))) {
+                return rc;
+            }
+        } else {
+            if (w < 1 || w > rd->request_limit || w > left[done]) {
+                return OMPI_ERR_BAD_PARAM;
+            }
+            for (i = 0; i < w; i++) {
+                rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, gsl[done][sent[done] + i]),
+                                        rd->count, rd->type, q, TAG_DATA,
+                                        rd->ready_sends ? MCA_PML_BASE_SEND_READY
+                                                        : MCA_PML_BASE_SEND_STANDARD,
+                                        rd->comm, &rd->reqs[i]));
+                if (OMPI_SUCCESS != rc) {
+                    return rc;
+                }
+            }
+            if (OMPI_SUCCESS != (rc = wait_reqs(rd, w))) {
+                return rc;
+            }
+            ompi_redist_base_count_blocks(rd, (unsigned long long) w);
+        }
+        sent[done] += w;
+        left[done] -= w;
+        if (left[done] > 0) {
+            rc = MCA_PML_CALL(irecv(&rd->tok_val[done], 1, DT_INT, q, TAG_READY, rd->comm,
+                                    &rd->tok_reqs[done]));
+            if (OMPI_SUCCESS != rc) {
+                return rc;
+            }
+        } else {
+            active--;
+        }
+    }
+    if (together && OMPI_SUCCESS != (rc = wait_reqs(rd, k))) {
+        return rc;
+    }
+frees:
+    for (g = 0; g < k; g++) {
+        redist_slots_sent(&rd->sl, gsl[g], a[g].n);
+    }
+    return rc;
+}
+
+/* Consecutive receives that fit in the free slots (and, one block per
+ * message, in the request limit) at once: every receive posted, every
+ * sender told, one wait. */
+static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k, int first, int dry)
+{
+    int g, i, rc = OMPI_SUCCESS, nreq = 0, *land = rd->land;
+    if (0 != redist_slots_take_recvs(&rd->sl, a, k, rd->land)) {
+        return OMPI_ERR_BAD_PARAM;   /* a schedule that overfills this process */
+    }
+    for (g = 0; g < k; land += a[g].n, g++) {
+        int p = a[g].peer;
+        if (dry) {
+            if (OMPI_SUCCESS != (rc = action_type(rd, first + g, land, a[g].n))) {
+                return rc;
+            }
+            continue;
+        }
+        if (REDIST_ACT_RECV_PARK == a[g].op) {
+            ompi_redist_base_count(REDIST_STAT_PARKED, (unsigned long long) a[g].n);
+        }
+        if (rd->aggregate) {
+            ompi_datatype_t *dt = rd->act_type[first + g];
+            rc = MCA_PML_CALL(irecv(rd->buf, NULL == dt ? 0 : 1, NULL == dt ? rd->type : dt, p,
+                                    TAG_DATA, rd->comm, &rd->reqs[nreq]));
+            nreq += OMPI_SUCCESS == rc;
+        } else {
+            for (i = 0; i < a[g].n && OMPI_SUCCESS == rc; i++) {
+                rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, land[i]), rd->count, rd->type,
+                                        p, TAG_DATA, rd->comm, &rd->reqs[nreq]));
+                nreq += OMPI_SUCCESS == rc;
+            }
+        }
+        if (OMPI_SUCCESS == rc) {
+            rc = MCA_PML_CALL(send(&a[g].n, 1, DT_INT, p, TAG_READY, MCA_PML_BASE_SEND_STANDARD,
+                                   rd->comm));
+        }
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return wait_reqs(rd, nreq);
+}
+
+static int run_actions(ompi_redist_t *rd, int dry)
+{
+    const redist_int_list_t *l = rd->sched;
+    int i, j, kind, rc = OMPI_SUCCESS, nact = l->n / 4;
+    const redist_action_t *act = (const redist_action_t *) l->v;
+
+    for (i = 0; i < nact && OMPI_SUCCESS == rc; i = j) {
+        j = redist_slots_group(act, nact, i, rd->aggregate, rd->request_limit, rd->sl.nfree,
+                               &kind);
+        switch (kind) {
+        case REDIST_GROUP_SEND:
+            rc = send_group(rd, &act[i], j - i, i, dry);
+            break;
+        case REDIST_GROUP_RECV:
+            rc = recv_group(rd, &act[i], j - i, i, dry);
+            break;
+        case REDIST_GROUP_RECV_WINDOWS:
+            rc = recv_windows(rd, &act[i], dry);
+            break;
+        case REDIST_GROUP_CYCLE:
+            rc = cycle(rd, &act[i], dry);
+            break;
+        default:
+            rc = OMPI_ERR_BAD_PARAM;   /* an action this interpreter cannot run */
+        }
+    }
+    if (!dry) {
+        ompi_redist_base_count(REDIST_STAT_ROUNDS, (unsigned long long) nact);
+        if (OMPI_SUCCESS == rc) {
+            ompi_redist_base_settle(rd);
+        }
+    }
+    return rc;
+}
+
+int ompi_redist_base_run_actions(ompi_redist_t *rd)
+{
+    return run_actions(rd, 0);
+}
+
+void ompi_redist_base_free_sched(ompi_redist_t *rd)
+{
+    free(rd->sched);
+    rd->sched = NULL;
+}
+
+int ompi_redist_base_prepare_actions(ompi_redist_t *rd, int aggregate)
+{
+    const redist_int_list_t *l = rd->sched;
+    int rc = OMPI_SUCCESS, nact = l->n / 4;
+    rd->aggregate = aggregate;
+    if (aggregate) {
+        rd->nact_type = nact;
+        rd->act_type = ompi_redist_base_alloc(rd, sizeof(ompi_datatype_t *) * (nact + 1));
+        rc = NULL == rd->act_type ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+        if (OMPI_SUCCESS == rc && rd->block_bytes > 0) {
+            rc = ompi_datatype_create_contiguous(rd->count, rd->type, &rd->block_type);
+            if (OMPI_SUCCESS == rc) {
+                rc = ompi_datatype_commit(&rd->block_type);
+            }
+        }
+    }
+    if (OMPI_SUCCESS == rc) {
+        ompi_redist_base_begin(rd);
+        rc = run_actions(rd, 1);
+    }
+    return ompi_redist_base_agree(rd, rc);
+}
+

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# redist under faults (redist_faults.c), MPI_ERRORS_RETURN:
+# - the map that made park corrupt its heap (4 ranks, int blocks of 64),
+#   with every redist component: every block in its slot, twice, free ok;
+# - redist_base_request_limit different on rank 0: MPIX_Redist_create
+#   fails with MPI_ERR_OTHER on every rank (before: a hang in execute);
+# - rank 0 runs out of PML send requests in execute (its ob1 free list
+#   capped): with unitcyclic and unit, every rank returns the same class
+#   from MPIX_Redist_execute, none hangs, the next execute says
+#   MPI_ERR_OTHER everywhere, and free, a new redistributor and a
+#   collective work afterwards.
+. "$TEST_LIB"
+
+COMPS=$(redist_components)
+build_mpi "$TOP/test/mpi/src/redist_faults.c" f
+# rank0 VAR=VALUE CMD...: CMD with VAR set on MPI_COMM_WORLD rank 0 only
+cat >rank0 <<'EOS'
+#!/bin/sh
+if [ "${OMPI_COMM_WORLD_RANK:-}" = 0 ]; then export "$1"; fi
+shift
+exec "$@"
+EOS
+chmod +x rank0
+
+for c in $COMPS; do
+    run_to 120 "report-$c.txt" -np 4 ./f report "$c" || { tail -n 30 "report-$c.txt"; fail "report map, $c"; }
+    assert_grep '^redist_faults: OK$' "report-$c.txt" "report map, $c"
+done
+echo "the park report's map: moved right by $(echo $COMPS)"
+
+run_to 120 limits.txt -np 3 ./rank0 OMPI_MCA_redist_base_request_limit=8 ./f limits ||
+    { tail -n 30 limits.txt; fail "different request limits"; }
+assert_grep '^redist_faults: OK$' limits.txt "different request limits"
+echo "different redist_base_request_limit: MPI_ERR_OTHER at create on every rank"
+
+for c in unitcyclic unit; do
+    grep -qx "$c" <<<"$COMPS" || continue
+    run_to 120 "fault-$c.txt" -np 3 --mca redist_base_request_limit 64 \
+        ./rank0 OMPI_MCA_pml_ob1_free_list_max=8 ./f fault "$c" ||
+        { tail -n 30 "fault-$c.txt"; fail "a failed execute ($c)"; }
+    assert_grep '^redist_faults: OK$' "fault-$c.txt" "a failed execute ($c)"
+    grep '^fault' "fault-$c.txt"
+done
