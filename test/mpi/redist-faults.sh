@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # redist under faults (redist_faults.c), MPI_ERRORS_RETURN:
-# - the map that made park corrupt its heap (4 ranks, int blocks of 64),
+# - the map that made park corrupt its heap (4 ranks, int blocks of 64;
+#   unit refuses it at create, as documented),
 #   with every redist component: every block in its slot, twice, free ok;
 # - redist_base_request_limit different on rank 0: MPIX_Redist_create
 #   fails with MPI_ERR_OTHER on every rank (before: a hang in execute);
