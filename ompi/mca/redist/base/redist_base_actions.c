@@ -148,9 +148,8 @@ static int cycle(ompi_redist_t *rd, const redist_action_t *a, int dry)
             redist_slots_cycle_landed(&rd->sl, landed[k * hl + x], target[k * hl + x]);
         }
     }
-    /* a datatype a pending receive still uses is destroyed only once it
-     * completed: on an error, after ompi_redist_base_abort completed it
-     * (the type object is reference counted by the request) */
+    /* a receive still pending after an error keeps its own reference to
+     * its type (ompi_redist_base_abort completes it later) */
     for (i = 0; i < 2; i++) {
         if (NULL != dt[i]) {
             ompi_datatype_destroy(&dt[i]);

@@ -98,8 +98,8 @@ static int redist_base_register(mca_base_register_flag_t flags)
                  "process. The info key redist_stage_bytes sets it for one redistributor. "
                  "Every process uses the smallest value of all. Blocks that go round a cycle "
                  "of full processes move in runs of half this budget, one message a run, two "
-                 "runs in flight: more staging, fewer and larger messages. Counted against "
-                 "redist_base_max_extra_bytes",
+                 "runs in flight: more staging, fewer and larger messages (unitcyclic: one block "
+                 "a message). Counted against redist_base_max_extra_bytes",
                  MCA_BASE_VAR_TYPE_UNSIGNED_LONG, &ompi_redist_base_stage_bytes);
     for (i = 0; i < sizeof(pvars) / sizeof(pvars[0]); i++) {
         (void) common_suite_pvar_register("ompi", "redist", "base", pvars[i].name, pvars[i].desc,

@@ -160,7 +160,7 @@ static int finish_execute(ompi_redist_t *rd, int rc)
     ompi_request_t *req = &ompi_request_null.request;
 
     ompi_redist_base_abort(rd, rc, 0, NULL);
-    mine = OMPI_SUCCESS == rc ? 0 : 0 != rd->abort_out ? rd->abort_out : 0;
+    mine = rd->abort_out;   /* 0 unless this process failed */
     if (OMPI_SUCCESS != rd->comm->c_coll->coll_iallreduce(&mine, &all, 1, DT_INT,
                                                           &ompi_mpi_op_max.op, rd->comm, &req,
                                                           rd->comm->c_coll->coll_iallreduce_module)) {
