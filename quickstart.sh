@@ -16,7 +16,7 @@
 #   PREFIX=dir          install prefix (default: ./_install in this checkout)
 #   OMPI_TARBALL=file   use this Open MPI tarball instead of Debian's
 #   OVERLAY_BUILD_DIR   staging/build directory (default: ./_build)
-#   JOBS=n              parallel make jobs (default: number of cores)
+#   JOBS=n              parallel make jobs (default: number of cores + 1)
 #   NO_APT=1            do not install Debian packages, only report missing ones
 #   TESTS=pattern       with 'test': run only tests whose path matches
 #
@@ -35,7 +35,9 @@ export OMPI_BASE
 
 PREFIX=${PREFIX:-$TOP/$OMPI_INSTALL_NAME}
 BUILD=${OVERLAY_BUILD_DIR:-$TOP/_build${OMPI_BUILD_SUBDIR:+/$OMPI_BUILD_SUBDIR}}
-JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# One job more than cores: libtool's shell steps and file I/O leave a core
+# idle otherwise.
+JOBS=${JOBS:-$(( $(nproc 2>/dev/null || echo 2) + 1 ))}
 SRC=$BUILD/src/$OMPI_TARBALL_TOPDIR
 OBJ=$BUILD/obj
 LOGS=$BUILD/logs
@@ -198,7 +200,9 @@ do_build() {
     local t0 t1
     install_deps
     mkdir -p "$LOGS" "$OBJ"
-    export PATH="/usr/lib/ccache:$PATH" CCACHE_BASEDIR="$BUILD"
+    # Depend mode: a cache miss (every file of a first build) costs no extra
+    # preprocessor run; automake's -MD gives ccache the headers instead.
+    export PATH="/usr/lib/ccache:$PATH" CCACHE_BASEDIR="$BUILD" CCACHE_DEPEND=1
 
     t0=$(stamp)
     "$TOP/autogen.pl"

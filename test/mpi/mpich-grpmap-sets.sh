@@ -4,10 +4,13 @@
 # fails are listed in test/mpich/topo.expected-fail) with every group
 # offered to grpmap (grpmap_base_min_size 0) and the forms restricted to
 # lattice,bitmap,gap,bdd,wtr, so that groups are held compressed (a forced form is
-# not weighed against the dense table).
+# not weighed against the dense table).  Every communicator sparse as well
+# (pml_ob1_sparse_peers_min 0) and grpmap's linear translation cache on every
+# group: ob1-sparse.sh's other cache, run here to spare CI a run of comm/.
 . "$TEST_LIB"
 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" group comm topo -- OMPI_MCA_grpmap_base_min_size=0 \
-    OMPI_MCA_grpmap=lattice,bitmap,gap,bdd,wtr | tee out.txt
+    OMPI_MCA_grpmap=lattice,bitmap,gap,bdd,wtr OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0 \
+    OMPI_MCA_grpmap_base_cache=linear OMPI_MCA_grpmap_base_cache_min_size=0 | tee out.txt
 assert_grep '^mpich group: [0-9]+ passed, 0 failed' out.txt "MPICH group/ lost a test with grpmap lattice,bitmap,gap,bdd,wtr"
 assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' out.txt "MPICH comm/ lost a test with grpmap lattice,bitmap,gap,bdd,wtr"
 assert_grep '^mpich topo: [0-9]+ passed, 0 failed, 4 expected failures' out.txt "MPICH topo/ lost a test with grpmap lattice,bitmap,gap,bdd,wtr"

@@ -20,8 +20,9 @@
 #  - MPICH's pt2pt/, comm/, topo/ and coll/ (up to 4 ranks) pass as on
 #    stock Open MPI (expected failures in test/mpich/) with every
 #    communicator sparse on the two-level path and grpmap's translation
-#    caches on every group (set-associative; linear for comm/ and topo/,
-#    there with one-chunk communicators flat, the default).
+#    caches on every group (set-associative here; the linear cache, with
+#    one-chunk communicators flat, the default, runs in
+#    mpich-grpmap-sets.sh's comm/ and topo/).
 . "$TEST_LIB"
 "$PREFIX/bin/ompi_info" --param pml ob1 --level 9 >info.txt 2>&1
 assert_grep 'sparse_peers_min' info.txt "ompi_info does not show pml_ob1_sparse_peers_min"
@@ -49,7 +50,9 @@ done
 # topo/.
 S=(OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0 OMPI_MCA_grpmap=bitmap,gap
    OMPI_MCA_grpmap_base_min_size=0 OMPI_MCA_grpmap_base_cache_min_size=0)
-"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" pt2pt comm topo -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc \
+# large_message (27 s of pt2pt/'s 70: one 3-rank transfer, whose peer lookups
+# are those of any message) is left out for CI's time; mpich-zcomp.sh runs it.
+MPICH_SKIP=large_message "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" pt2pt comm topo -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc \
     OMPI_MCA_pml_ob1_sparse_flat_one_chunk=0 | tee mpich.txt
 assert_grep '^mpich pt2pt: [0-9]+ passed, 0 failed' mpich.txt "MPICH pt2pt/ lost a test with a sparse peer table"
 assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' mpich.txt "MPICH comm/ lost a test with a sparse peer table"
@@ -57,6 +60,3 @@ assert_grep '^mpich topo: [0-9]+ passed, 0 failed, 4 expected failures' mpich.tx
 MPICH_MAX_NP=4 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" coll -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc \
     OMPI_MCA_pml_ob1_sparse_flat_one_chunk=0 | tee coll.txt
 assert_grep '^mpich coll: [0-9]+ passed, 0 failed' coll.txt "MPICH coll/ lost a test with a sparse peer table"
-"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" comm topo -- "${S[@]}" OMPI_MCA_grpmap_base_cache=linear | tee linear.txt
-assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' linear.txt "MPICH comm/ lost a test with the linear cache"
-assert_grep '^mpich topo: [0-9]+ passed, 0 failed, 4 expected failures' linear.txt "MPICH topo/ lost a test with the linear cache"
