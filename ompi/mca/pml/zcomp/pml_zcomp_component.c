@@ -64,11 +64,105 @@ mca_pml_base_module_t mca_pml_zcomp_wrapped;
 static mca_pml_base_component_t zc_wrapped_component;
 static bool zc_interposed = false;
 
+/* Raw sends of 1 MB and more to a ZC_PEER_FAST peer still take the slow
+ * path: mca_pml_zcomp_send times them for the path's bandwidth estimate. */
+#define ZC_TIMED_MIN ((size_t) 1 << 20)
+
+/* Guards the communicator table's slots and every write of a code (sends
+ * read the table without it: a peer's entry is one aligned word, and a
+ * stale one only sends a message through the model, or the model's
+ * previous way, never wrongly). */
+static opal_mutex_t zc_comms_lock;
+static uint32_t zc_comms_top = 0; /* 1 + the largest context id in use */
+
 double mca_pml_zcomp_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+void mca_pml_zcomp_progress_start(void)
+{
+    if (!__atomic_exchange_n(&mca_pml_zcomp.progress_on, true, __ATOMIC_ACQ_REL)) {
+        opal_progress_register(mca_pml_zcomp_progress);
+    }
+}
+
+/* ---------------------------------------------------------------- per-peer codes */
+
+static int zc_add_comm(ompi_communicator_t *comm)
+{
+    uint32_t cid = comm->c_contextid, n = (uint32_t) comm->c_remote_group->grp_proc_count;
+    zc_comm_t *t;
+    int rc;
+
+    if (cid >= mca_pml_zcomp.ncomms) {
+        /* cannot happen under ob1 (its largest context id sized the table) */
+        opal_output(0, "pml zcomp: communicator context id %u above the PML's limit %u",
+                    cid, mca_pml_zcomp.ncomms - 1);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    t = calloc(1, sizeof(*t) + (size_t) n * sizeof(t->below[0]));
+    if (NULL == t) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    t->size = n; /* every code ZC_PEER_DECIDE (0): the first message looks */
+    rc = mca_pml_zcomp_wrapped.pml_add_comm(comm);
+    if (OMPI_SUCCESS != rc) {
+        free(t);
+        return rc;
+    }
+    OPAL_THREAD_LOCK(&zc_comms_lock);
+    mca_pml_zcomp.comms[cid] = t;
+    if (cid >= zc_comms_top) {
+        zc_comms_top = cid + 1;
+    }
+    OPAL_THREAD_UNLOCK(&zc_comms_lock);
+    return OMPI_SUCCESS;
+}
+
+static int zc_del_comm(ompi_communicator_t *comm)
+{
+    zc_comm_t *t;
+    OPAL_THREAD_LOCK(&zc_comms_lock);
+    t = mca_pml_zcomp.comms[comm->c_contextid];
+    mca_pml_zcomp.comms[comm->c_contextid] = NULL;
+    OPAL_THREAD_UNLOCK(&zc_comms_lock);
+    free(t);
+    return mca_pml_zcomp_wrapped.pml_del_comm(comm);
+}
+
+void mca_pml_zcomp_code_set(ompi_communicator_t *comm, int rank, uint8_t code)
+{
+    zc_comm_t *t = mca_pml_zcomp.comms[comm->c_contextid];
+    size_t below = mca_pml_zcomp.raw_below[code];
+    if (NULL == t || rank < 0 || (uint32_t) rank >= t->size || t->below[rank] == below) {
+        return;
+    }
+    OPAL_THREAD_LOCK(&zc_comms_lock);
+    /* one aligned word: a send reading it without the lock sees either */
+    __atomic_store_n(&t->below[rank], below, __ATOMIC_RELAXED);
+    OPAL_THREAD_UNLOCK(&zc_comms_lock);
+}
+
+void mca_pml_zcomp_codes_reset_fast(void)
+{
+    uint32_t c, r;
+    OPAL_THREAD_LOCK(&zc_comms_lock);
+    for (c = 0; c < zc_comms_top; c++) {
+        zc_comm_t *t = mca_pml_zcomp.comms[c];
+        if (NULL == t) {
+            continue;
+        }
+        for (r = 0; r < t->size; r++) {
+            if (mca_pml_zcomp.raw_below[ZC_PEER_FAST] == t->below[r]) {
+                __atomic_store_n(&t->below[r], mca_pml_zcomp.raw_below[ZC_PEER_DECIDE],
+                                 __ATOMIC_RELAXED);
+            }
+        }
+    }
+    OPAL_THREAD_UNLOCK(&zc_comms_lock);
 }
 
 int mca_pml_zcomp_progress(void)
@@ -349,15 +443,29 @@ static int zc_close(void)
     if (OPAL_SUCCESS != mca_base_component_repository_retain_component("pml", "zcomp")) {
         return OMPI_ERROR;
     }
+    /* the per-peer codes: one slot per context id the PML allows (ob1:
+     * 65536, 512 KB of address space, touched only where communicators
+     * exist); without it, stay out of the way */
+    mca_pml_zcomp.ncomms = (uint32_t) mca_pml.pml_max_contextid + 1;
+    mca_pml_zcomp.comms = calloc(mca_pml_zcomp.ncomms, sizeof(zc_comm_t *));
+    if (NULL == mca_pml_zcomp.comms) {
+        zc_close_output();
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
     zc_wrapped_component = mca_pml_base_selected_component;
     mca_pml_zcomp_wrapped = mca_pml;
     mca_pml_base_selected_component = mca_pml_zcomp_component;
     /* the PML's progress, tags, CID limits and flags stay the wrapped PML's */
+    /* read once (MPI_Init set the thread level before the PML selection):
+     * every counter and lock of zcomp's fast paths follows this copy */
+    mca_pml_zcomp.mt = opal_using_threads();
     mca_pml.pml_isend_init = mca_pml_zcomp_isend_init;
-    mca_pml.pml_isend = mca_pml_zcomp_isend;
-    mca_pml.pml_send = mca_pml_zcomp_send;
+    mca_pml.pml_isend = mca_pml_zcomp.mt ? mca_pml_zcomp_isend_mt : mca_pml_zcomp_isend;
+    mca_pml.pml_send = mca_pml_zcomp.mt ? mca_pml_zcomp_send_mt : mca_pml_zcomp_send;
     mca_pml.pml_start = mca_pml_zcomp_start;
     mca_pml.pml_enable = zc_enable;
+    mca_pml.pml_add_comm = zc_add_comm;
+    mca_pml.pml_del_comm = zc_del_comm;
     zc_interposed = true;
     return zc_activate();
 }
@@ -382,6 +490,8 @@ static int zc_activate(void)
     OBJ_CONSTRUCT(&mca_pml_zcomp.sends, opal_list_t);
     OBJ_CONSTRUCT(&mca_pml_zcomp.recvs, opal_list_t);
     mca_pml_zcomp.next_ptag = 0;
+    mca_pml_zcomp.progress_on = false;
+    OBJ_CONSTRUCT(&zc_comms_lock, opal_mutex_t);
 
     /* every process checks and says what it does with its own value */
     p->chunk_size = (unsigned long) zc_in_range_or_default("pml_zcomp_chunk_size",
@@ -427,11 +537,20 @@ static int zc_activate(void)
             ZC_VERBOSE(1, "zcomp: cannot publish the wire version (%d): peers will send raw", rc);
         }
     }
+    /* What a send may skip, decided now (zc_send_raw_ok): with strategy
+     * never every message goes straight through; else those below the
+     * threshold, and the others by their peer's code. */
+    mca_pml_zcomp.raw_threshold = ZC_STRATEGY_NEVER == p->strategy ? SIZE_MAX : p->threshold;
+    mca_pml_zcomp.raw_below[ZC_PEER_DECIDE] = 0;
+    mca_pml_zcomp.raw_below[ZC_PEER_FAST] = p->threshold > ZC_TIMED_MIN ? p->threshold
+                                                                        : ZC_TIMED_MIN;
+    mca_pml_zcomp.raw_below[ZC_PEER_NEVER] = SIZE_MAX;
     rc = mca_pml_zcomp_model_init();
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    opal_progress_register(mca_pml_zcomp_progress);
+    /* the progress callback is registered by the first compressed send or
+     * receive (mca_pml_zcomp_progress_start) */
     mca_pml_zcomp.active = true;
     ZC_VERBOSE(1, "zcomp: wrapping pml %s, strategy %s%s%s, threshold %lu B, chunks of %lu B",
                zc_wrapped_component.pmlm_version.mca_component_name, snames[p->strategy],
@@ -479,7 +598,10 @@ static int zc_finalize(void)
                        opal_list_get_size(&mca_pml_zcomp.recvs));
         }
     }
-    opal_progress_unregister(mca_pml_zcomp_progress);
+    if (mca_pml_zcomp.progress_on) {
+        opal_progress_unregister(mca_pml_zcomp_progress);
+        mca_pml_zcomp.progress_on = false;
+    }
     mca_pml_base_marked_recv_hook = NULL;
     mca_pml_zcomp_model_fini();
     ZC_VERBOSE(1, "zcomp: sent %llu messages compressed (%llu -> %llu bytes), %llu raw; "
@@ -494,6 +616,17 @@ static int zc_finalize(void)
     OBJ_DESTRUCT(&mca_pml_zcomp.sends);
     OBJ_DESTRUCT(&mca_pml_zcomp.recvs);
     OBJ_DESTRUCT(&mca_pml_zcomp.lock);
+    {
+        /* MPI_Finalize deleted the communicators before; any left over */
+        uint32_t c;
+        for (c = 0; c < zc_comms_top; c++) {
+            free(mca_pml_zcomp.comms[c]);
+        }
+        free(mca_pml_zcomp.comms);
+        mca_pml_zcomp.comms = NULL;
+        zc_comms_top = 0;
+        OBJ_DESTRUCT(&zc_comms_lock);
+    }
     mca_pml_zcomp.active = false;
     /* give the wrapped PML back and let it finalize */
     mca_pml_base_selected_component = zc_wrapped_component;

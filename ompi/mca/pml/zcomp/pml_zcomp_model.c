@@ -114,6 +114,24 @@ static zc_peer_t *zc_last_peer = NULL;
  * this (times min_gain) is sent raw without looking at the class.  It only
  * rises, so it stays a bound when a class slows down. */
 static double zc_fastest_codec = 0;
+/* The slowest path (B, bytes/s) a ZC_PEER_FAST code was given for, since
+ * the last reset (under the model lock): once zc_fastest_codec reaches
+ * it, those codes may be wrong and are reset.  A change that lowers a
+ * peer's bandwidth estimate must reset them too. */
+static double zc_fast_bw_min = HUGE_VAL;
+
+/* The fastest codec's speed rose to v (under the model lock). */
+static void zc_fastest_raise(double v)
+{
+    zc_store_d(&zc_fastest_codec, v);
+    if (v >= zc_fast_bw_min * mca_pml_zcomp.p.min_gain) {
+        ZC_VERBOSE(5, "zcomp: a codec reached %.0f MB/s, as fast as a path sent raw as faster "
+                   "than every codec (%.0f MB/s): such peers are decided per message again",
+                   v / 1e6, zc_fast_bw_min / 1e6);
+        zc_fast_bw_min = HUGE_VAL;
+        mca_pml_zcomp_codes_reset_fast();
+    }
+}
 
 static const char *zc_class_names[ZC_NUM_CLASSES] = {"bytes", "int32", "int64", "float",
                                                      "double", "mixed"};
@@ -402,7 +420,7 @@ static void zc_update(zc_cstat_t *s, double ratio, double vc, double vd)
     }
     s->n++;
     if (zc_stat_speed(s) > zc_fastest_codec) {
-        zc_store_d(&zc_fastest_codec, zc_stat_speed(s));
+        zc_fastest_raise(zc_stat_speed(s));
     }
 }
 
@@ -580,6 +598,41 @@ static double zc_speedup(const zc_cstat_t *s, double S, double B)
     return traw / tz;
 }
 
+bool mca_pml_zcomp_peer_decodes(ompi_communicator_t *comm, int dst)
+{
+    zc_peer_t *peer = zc_peer(comm, dst);
+    if (NULL == peer) {
+        return false;
+    }
+    if (!peer->zcomp || peer->mark_room < sizeof(zc_hdr_t)) {
+        mca_pml_zcomp_code_set(comm, dst, ZC_PEER_NEVER);
+        return false;
+    }
+    return true;
+}
+
+/* The model's fast exit sent a message to (comm, dst) raw: path B is
+ * faster than any codec.  Let the next ones skip the model while that
+ * holds (ZC_PEER_FAST), unless every decision is to be explained (verbose
+ * 10) or a guide may say otherwise. */
+static void zc_note_fast(ompi_communicator_t *comm, int dst, double B)
+{
+    if (ZC_STRATEGY_ADAPTIVE != mca_pml_zcomp.p.strategy || mca_pml_zcomp.p.verbose >= 10
+        || ZC_PEER_FAST == zc_code_get(comm, dst)) {
+        return;
+    }
+    OPAL_THREAD_LOCK(&zc_model_lock);
+    /* again under the lock, which zc_fastest_raise holds: a code is not
+     * set from a figure that was raised meanwhile */
+    if (zc_fastest_codec < B * mca_pml_zcomp.p.min_gain) {
+        if (B < zc_fast_bw_min) {
+            zc_fast_bw_min = B;
+        }
+        mca_pml_zcomp_code_set(comm, dst, ZC_PEER_FAST);
+    }
+    OPAL_THREAD_UNLOCK(&zc_model_lock);
+}
+
 void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype, size_t bytes,
                           int dst, ompi_communicator_t *comm, int tag, zc_decision_t *d)
 {
@@ -600,7 +653,11 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     /* any strategy: compressed only to a peer that can decode it, over
      * BTLs that send zcomp's header eagerly */
     peer = zc_peer(comm, dst);
-    if (NULL == peer || !peer->zcomp || peer->mark_room < sizeof(zc_hdr_t)) {
+    if (NULL == peer) {
+        return;
+    }
+    if (!peer->zcomp || peer->mark_room < sizeof(zc_hdr_t)) {
+        mca_pml_zcomp_code_set(comm, dst, ZC_PEER_NEVER); /* for good */
         return;
     }
     d->mark_room = peer->mark_room;
@@ -634,6 +691,7 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     if (zc_load_d(&zc_fastest_codec) < B * mca_pml_zcomp.p.min_gain) {
         ZC_VERBOSE(10, "zcomp: %zu B to %d: raw (path %.0f MB/s is faster than any codec, "
                    "best %.0f MB/s)", bytes, dst, B / 1e6, zc_load_d(&zc_fastest_codec) / 1e6);
+        zc_note_fast(comm, dst, B);
         return;
     }
     d->cls = zc_class_of(dtype);
@@ -771,6 +829,7 @@ int mca_pml_zcomp_model_init(void)
     }
     free(list);
     zc_fastest_codec = 0;
+    zc_fast_bw_min = HUGE_VAL;
     for (i = 0; i < mca_pml_zcomp.ncand; i++) {
         double v = zc_assumed_speed(mca_pml_zcomp.cand[i]);
         if (v > zc_fastest_codec) {

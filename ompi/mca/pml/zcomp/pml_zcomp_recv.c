@@ -211,6 +211,7 @@ void mca_pml_zcomp_recv_hook(struct ompi_request_t *req, const struct iovec *iov
         st->orig_free = req->req_free;
         req->req_free = zc_recv_free;
     }
+    zc_progress_needed();
     OPAL_THREAD_LOCK(&mca_pml_zcomp.lock);
     opal_list_append(&mca_pml_zcomp.recvs, &st->super);
     OPAL_THREAD_ADD_FETCH32(&mca_pml_zcomp.nactive, 1);

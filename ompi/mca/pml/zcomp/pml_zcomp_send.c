@@ -530,6 +530,7 @@ static int zc_sreq_launch(zc_sreq_t *r, const zc_decision_t *dec)
             return OMPI_SUCCESS;
         }
     }
+    zc_progress_needed();
     OPAL_THREAD_LOCK(&mca_pml_zcomp.lock);
     opal_list_append(&mca_pml_zcomp.sends, &r->super.super.super);
     OPAL_THREAD_ADD_FETCH32(&mca_pml_zcomp.nactive, 1);
@@ -543,6 +544,12 @@ static int zc_sreq_launch(zc_sreq_t *r, const zc_decision_t *dec)
 }
 
 /* ---------------------------------------------------------------- entry points */
+
+/* Entry points: a message zcomp leaves raw (zc_send_raw_ok: below the
+ * threshold, or to a peer whose code says so) goes to the wrapped PML with
+ * its two counters and nothing else.  Both ways out are tail calls with the
+ * caller's own arguments (the slow path computes the size again), so the
+ * fast path needs no stack frame: about 10 instructions in all. */
 
 static inline bool zc_eligible(size_t bytes, int dst, mca_pml_base_send_mode_t mode)
 {
@@ -564,9 +571,10 @@ static int zc_isend_compressed(const void *buf, size_t count, ompi_datatype_t *d
     return zc_sreq_launch(r, dec);
 }
 
-int mca_pml_zcomp_isend(const void *buf, size_t count, ompi_datatype_t *datatype, int dst,
-                        int tag, mca_pml_base_send_mode_t mode, ompi_communicator_t *comm,
-                        ompi_request_t **request)
+static __attribute__((noinline)) int
+zc_isend_slow(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+              mca_pml_base_send_mode_t mode, ompi_communicator_t *comm,
+              ompi_request_t **request)
 {
     size_t bytes = zc_packed_size(datatype, count);
     zc_decision_t dec;
@@ -578,13 +586,76 @@ int mca_pml_zcomp_isend(const void *buf, size_t count, ompi_datatype_t *datatype
                                        request);
         }
     }
-    zc_count(&mca_pml_zcomp.pv_msgs_raw, 1);
-    zc_count(&mca_pml_zcomp.pv_bytes_raw, bytes);
+    zc_count_raw(bytes);
     return mca_pml_zcomp_wrapped.pml_isend(buf, count, datatype, dst, tag, mode, comm, request);
 }
 
-int mca_pml_zcomp_send(const void *buf, size_t count, ompi_datatype_t *datatype, int dst,
-                       int tag, mca_pml_base_send_mode_t mode, ompi_communicator_t *comm)
+/* At or above the threshold: the peer's code (its own function, so that
+ * the registers its look-up takes are not saved below the threshold). */
+static inline __attribute__((always_inline)) int
+zc_isend_big(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+             mca_pml_base_send_mode_t mode, ompi_communicator_t *comm,
+             ompi_request_t **request, const bool mt)
+{
+    size_t bytes = zc_packed_size(datatype, count);
+
+    if (OPAL_UNLIKELY(!zc_peer_raw_ok(bytes, dst, comm))) {
+        return zc_isend_slow(buf, count, datatype, dst, tag, mode, comm, request);
+    }
+    zc_count_raw_as(bytes, mt);
+    return mca_pml_zcomp_wrapped.pml_isend(buf, count, datatype, dst, tag, mode, comm, request);
+}
+
+static __attribute__((noinline)) int
+zc_isend_big_st(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+                mca_pml_base_send_mode_t mode, ompi_communicator_t *comm,
+                ompi_request_t **request)
+{
+    return zc_isend_big(buf, count, datatype, dst, tag, mode, comm, request, false);
+}
+
+static __attribute__((noinline)) int
+zc_isend_big_mt(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+                mca_pml_base_send_mode_t mode, ompi_communicator_t *comm,
+                ompi_request_t **request)
+{
+    return zc_isend_big(buf, count, datatype, dst, tag, mode, comm, request, true);
+}
+
+/* The entry points, in two builds each: the counters' thread test is
+ * decided when zcomp is interposed (mca_pml_zcomp.mt), not per message. */
+static inline __attribute__((always_inline)) int
+zc_isend_entry(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+               mca_pml_base_send_mode_t mode, ompi_communicator_t *comm,
+               ompi_request_t **request, const bool mt)
+{
+    size_t bytes = zc_packed_size(datatype, count);
+
+    if (OPAL_UNLIKELY(bytes >= mca_pml_zcomp.raw_threshold)) {
+        return mt ? zc_isend_big_mt(buf, count, datatype, dst, tag, mode, comm, request)
+                  : zc_isend_big_st(buf, count, datatype, dst, tag, mode, comm, request);
+    }
+    zc_count_raw_as(bytes, mt);
+    return mca_pml_zcomp_wrapped.pml_isend(buf, count, datatype, dst, tag, mode, comm, request);
+}
+
+int mca_pml_zcomp_isend(const void *buf, size_t count, ompi_datatype_t *datatype, int dst,
+                        int tag, mca_pml_base_send_mode_t mode, ompi_communicator_t *comm,
+                        ompi_request_t **request)
+{
+    return zc_isend_entry(buf, count, datatype, dst, tag, mode, comm, request, false);
+}
+
+int mca_pml_zcomp_isend_mt(const void *buf, size_t count, ompi_datatype_t *datatype, int dst,
+                           int tag, mca_pml_base_send_mode_t mode, ompi_communicator_t *comm,
+                           ompi_request_t **request)
+{
+    return zc_isend_entry(buf, count, datatype, dst, tag, mode, comm, request, true);
+}
+
+static __attribute__((noinline)) int
+zc_send_slow(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+             mca_pml_base_send_mode_t mode, ompi_communicator_t *comm)
 {
     size_t bytes = zc_packed_size(datatype, count);
     zc_decision_t dec;
@@ -607,16 +678,67 @@ int mca_pml_zcomp_send(const void *buf, size_t count, ompi_datatype_t *datatype,
         }
         if (bytes >= (1u << 20)) {
             double t0 = mca_pml_zcomp_now();
-            zc_count(&mca_pml_zcomp.pv_msgs_raw, 1);
-            zc_count(&mca_pml_zcomp.pv_bytes_raw, bytes);
+            zc_count_raw(bytes);
             rc = mca_pml_zcomp_wrapped.pml_send(buf, count, datatype, dst, tag, mode, comm);
             mca_pml_zcomp_note_transfer(comm, dst, bytes, mca_pml_zcomp_now() - t0);
             return rc;
         }
     }
-    zc_count(&mca_pml_zcomp.pv_msgs_raw, 1);
-    zc_count(&mca_pml_zcomp.pv_bytes_raw, bytes);
+    zc_count_raw(bytes);
     return mca_pml_zcomp_wrapped.pml_send(buf, count, datatype, dst, tag, mode, comm);
+}
+
+static inline __attribute__((always_inline)) int
+zc_send_big(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+            mca_pml_base_send_mode_t mode, ompi_communicator_t *comm, const bool mt)
+{
+    size_t bytes = zc_packed_size(datatype, count);
+
+    if (OPAL_UNLIKELY(!zc_peer_raw_ok(bytes, dst, comm))) {
+        return zc_send_slow(buf, count, datatype, dst, tag, mode, comm);
+    }
+    zc_count_raw_as(bytes, mt);
+    return mca_pml_zcomp_wrapped.pml_send(buf, count, datatype, dst, tag, mode, comm);
+}
+
+static __attribute__((noinline)) int
+zc_send_big_st(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+               mca_pml_base_send_mode_t mode, ompi_communicator_t *comm)
+{
+    return zc_send_big(buf, count, datatype, dst, tag, mode, comm, false);
+}
+
+static __attribute__((noinline)) int
+zc_send_big_mt(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+               mca_pml_base_send_mode_t mode, ompi_communicator_t *comm)
+{
+    return zc_send_big(buf, count, datatype, dst, tag, mode, comm, true);
+}
+
+static inline __attribute__((always_inline)) int
+zc_send_entry(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
+              mca_pml_base_send_mode_t mode, ompi_communicator_t *comm, const bool mt)
+{
+    size_t bytes = zc_packed_size(datatype, count);
+
+    if (OPAL_UNLIKELY(bytes >= mca_pml_zcomp.raw_threshold)) {
+        return mt ? zc_send_big_mt(buf, count, datatype, dst, tag, mode, comm)
+                  : zc_send_big_st(buf, count, datatype, dst, tag, mode, comm);
+    }
+    zc_count_raw_as(bytes, mt);
+    return mca_pml_zcomp_wrapped.pml_send(buf, count, datatype, dst, tag, mode, comm);
+}
+
+int mca_pml_zcomp_send(const void *buf, size_t count, ompi_datatype_t *datatype, int dst,
+                       int tag, mca_pml_base_send_mode_t mode, ompi_communicator_t *comm)
+{
+    return zc_send_entry(buf, count, datatype, dst, tag, mode, comm, false);
+}
+
+int mca_pml_zcomp_send_mt(const void *buf, size_t count, ompi_datatype_t *datatype, int dst,
+                          int tag, mca_pml_base_send_mode_t mode, ompi_communicator_t *comm)
+{
+    return zc_send_entry(buf, count, datatype, dst, tag, mode, comm, true);
 }
 
 int mca_pml_zcomp_isend_init(const void *buf, size_t count, ompi_datatype_t *datatype, int dst,
@@ -626,7 +748,13 @@ int mca_pml_zcomp_isend_init(const void *buf, size_t count, ompi_datatype_t *dat
     size_t bytes = zc_packed_size(datatype, count);
     zc_sreq_t *r;
 
-    if (!zc_eligible(bytes, dst, mode)) {
+    /* A message zcomp will never compress (below the threshold, strategy
+     * never, a peer that cannot decode) gets the wrapped PML's own
+     * persistent request: MPI_Start then costs what it costs there.  A
+     * ZC_PEER_FAST peer's code may change, so its requests decide at each
+     * start. */
+    if (!zc_eligible(bytes, dst, mode) || bytes < mca_pml_zcomp.raw_threshold
+        || !mca_pml_zcomp_peer_decodes(comm, dst)) {
         return mca_pml_zcomp_wrapped.pml_isend_init(buf, count, datatype, dst, tag, mode, comm,
                                                     request);
     }
@@ -650,8 +778,13 @@ static int zc_sreq_start_fn(size_t count, ompi_request_t **requests)
             || zc_sreq_free != r->super.req_free) {
             continue;
         }
-        mca_pml_zcomp_decide(r->arg.buf, r->arg.count, r->arg.dtype, r->orig, r->arg.dst,
-                             r->arg.comm, r->arg.tag, &dec);
+        if (zc_send_raw_ok(r->orig, r->arg.dst, r->arg.comm)) {
+            /* the peer's code says raw, as for a send (a ZC_PEER_FAST peer) */
+            memset(&dec, 0, sizeof(dec));
+        } else {
+            mca_pml_zcomp_decide(r->arg.buf, r->arg.count, r->arg.dtype, r->orig, r->arg.dst,
+                                 r->arg.comm, r->arg.tag, &dec);
+        }
         rc = zc_sreq_launch(r, &dec);
         if (OMPI_SUCCESS != rc) {
             return rc;
@@ -662,20 +795,26 @@ static int zc_sreq_start_fn(size_t count, ompi_request_t **requests)
 
 int mca_pml_zcomp_start(size_t count, ompi_request_t **requests)
 {
-    size_t i;
+    size_t i, first = 0; /* requests[first..i) are the wrapped PML's, not started yet */
     int rc;
     for (i = 0; i < count; i++) {
-        if (NULL == requests[i] || MPI_REQUEST_NULL == requests[i]) {
-            continue;
+        if (NULL == requests[i] || MPI_REQUEST_NULL == requests[i]
+            || zc_sreq_free != requests[i]->req_free) {
+            continue; /* the wrapped PML's (it skips null ones), started in a run */
         }
-        if (zc_sreq_free == requests[i]->req_free) {
-            rc = zc_sreq_start_fn(1, &requests[i]);
-        } else {
-            rc = mca_pml_zcomp_wrapped.pml_start(1, &requests[i]);
+        if (i > first) {
+            rc = mca_pml_zcomp_wrapped.pml_start(i - first, &requests[first]);
+            if (OMPI_SUCCESS != rc) {
+                return rc;
+            }
         }
+        rc = zc_sreq_start_fn(1, &requests[i]);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
+        first = i + 1;
     }
-    return OMPI_SUCCESS;
+    /* in the order given, as the wrapped PML starts them */
+    return count > first ? mca_pml_zcomp_wrapped.pml_start(count - first, &requests[first])
+                         : OMPI_SUCCESS;
 }
