@@ -68,14 +68,14 @@ enum {
                          * model's fast exit); large sends are still timed */
     ZC_PEER_NEVER = 2,  /* never compressed: the peer cannot decode, or the
                          * BTL's eager limit cannot carry zcomp's header */
-    ZC_PEER_NCODES = 3
+    ZC_PEER_NCODES = 4  /* raw_below's entries (code & 3; 3 is unused: 0) */
 };
 
 typedef struct zc_comm_t {
     uint32_t size;      /* remote group size */
-    /* per rank: mca_pml_zcomp.raw_below[its code], the size itself rather
-     * than the code: 3 instructions less on the way to the wrapped PML */
-    size_t below[];
+    /* per rank, one byte (ob1 keeps its own peer table sparse, patch
+     * 0005: a communicator must not cost 8 bytes a member here) */
+    uint8_t code[];
 } zc_comm_t;
 
 typedef struct mca_pml_zcomp_globals_t {
@@ -215,10 +215,7 @@ double mca_pml_zcomp_now(void);
 /* ---- per-peer send codes (pml_zcomp_component.c) ---- */
 static inline uint8_t zc_code_get(ompi_communicator_t *comm, int rank)
 {
-    size_t b = mca_pml_zcomp.comms[comm->c_contextid]->below[rank];
-    return b == mca_pml_zcomp.raw_below[ZC_PEER_NEVER]  ? ZC_PEER_NEVER
-           : b == mca_pml_zcomp.raw_below[ZC_PEER_FAST] ? ZC_PEER_FAST
-                                                        : ZC_PEER_DECIDE;
+    return mca_pml_zcomp.comms[comm->c_contextid]->code[rank];
 }
 /* Set the code of (comm, rank).  ZC_PEER_FAST only under the model's lock,
  * as mca_pml_zcomp_codes_reset_fast runs: a code is never set from a model
@@ -233,7 +230,8 @@ void mca_pml_zcomp_codes_reset_fast(void);
  * threshold one compare; else a byte of the communicator's table. */
 static inline bool zc_peer_raw_ok(size_t bytes, int dst, ompi_communicator_t *comm)
 {
-    return bytes < mca_pml_zcomp.comms[comm->c_contextid]->below[dst];
+    /* & 3: inside raw_below whatever an erroneous dst reads */
+    return bytes < mca_pml_zcomp.raw_below[mca_pml_zcomp.comms[comm->c_contextid]->code[dst] & 3];
 }
 static inline bool zc_send_raw_ok(size_t bytes, int dst, ompi_communicator_t *comm)
 {

@@ -69,7 +69,7 @@ static bool zc_interposed = false;
 #define ZC_TIMED_MIN ((size_t) 1 << 20)
 
 /* Guards the communicator table's slots and every write of a code (sends
- * read the table without it: a peer's entry is one aligned word, and a
+ * read the table without it: a peer's entry is one byte, and a
  * stale one only sends a message through the model, or the model's
  * previous way, never wrongly). */
 static opal_mutex_t zc_comms_lock;
@@ -103,7 +103,7 @@ static int zc_add_comm(ompi_communicator_t *comm)
                     cid, mca_pml_zcomp.ncomms - 1);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    t = calloc(1, sizeof(*t) + (size_t) n * sizeof(t->below[0]));
+    t = calloc(1, sizeof(*t) + (size_t) n);
     if (NULL == t) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -136,13 +136,11 @@ static int zc_del_comm(ompi_communicator_t *comm)
 void mca_pml_zcomp_code_set(ompi_communicator_t *comm, int rank, uint8_t code)
 {
     zc_comm_t *t = mca_pml_zcomp.comms[comm->c_contextid];
-    size_t below = mca_pml_zcomp.raw_below[code];
-    if (NULL == t || rank < 0 || (uint32_t) rank >= t->size || t->below[rank] == below) {
+    if (NULL == t || rank < 0 || (uint32_t) rank >= t->size || t->code[rank] == code) {
         return;
     }
     OPAL_THREAD_LOCK(&zc_comms_lock);
-    /* one aligned word: a send reading it without the lock sees either */
-    __atomic_store_n(&t->below[rank], below, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->code[rank], code, __ATOMIC_RELAXED);
     OPAL_THREAD_UNLOCK(&zc_comms_lock);
 }
 
@@ -156,9 +154,8 @@ void mca_pml_zcomp_codes_reset_fast(void)
             continue;
         }
         for (r = 0; r < t->size; r++) {
-            if (mca_pml_zcomp.raw_below[ZC_PEER_FAST] == t->below[r]) {
-                __atomic_store_n(&t->below[r], mca_pml_zcomp.raw_below[ZC_PEER_DECIDE],
-                                 __ATOMIC_RELAXED);
+            if (ZC_PEER_FAST == t->code[r]) {
+                __atomic_store_n(&t->code[r], (uint8_t) ZC_PEER_DECIDE, __ATOMIC_RELAXED);
             }
         }
     }
