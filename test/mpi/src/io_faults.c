@@ -196,6 +196,16 @@ static void judge(const char *what, int coll, int rc, int count, size_t want, in
     if (0 == strcmp(fault, "nospace") && 0 == nfail) {
         FAILF("%s: %zu bytes a rank on a file system too small for them, and no error", what, want);
     }
+    /* a full file system is MPI_ERR_NO_SPACE, whichever process met it */
+    if (0 == strcmp(fault, "nospace") && 0 == rank) {
+        for (i = 0; i < nprocs; i++) {
+            if (MPI_SUCCESS != all[i] && MPI_ERR_NO_SPACE != all[i]) {
+                FAILF("%s: a full file system reported as %s on rank %d, not MPI_ERR_NO_SPACE",
+                      what, class_name(all[i]), i);
+                break;
+            }
+        }
+    }
     if (MPI_SUCCESS == cls && (size_t) count != want) {
         FAILF("%s: success, but the status counts %d of %zu bytes", what, count, want);
     }

@@ -10,12 +10,14 @@
 
 #include "ompi_config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpi.h"
 #include "ompi/communicator/communicator.h"
+#include "ompi/errhandler/errcode-internal.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/request/request.h"
 #include "ompi/datatype/ompi_datatype.h"
@@ -375,13 +377,34 @@ static ssize_t lat_fbtl_io(const mca_fcoll_la_twophase_plan_t *plan,
     return done;
 }
 
+/* The MPI error class of a failed file-system call, from its errno (read
+ * right after the fbtl returned: nothing in between makes a call). */
+static int lat_io_class(int err)
+{
+    switch (err) {
+    case ENOSPC:
+        return MPI_ERR_NO_SPACE;
+#ifdef EDQUOT
+    case EDQUOT:
+        return MPI_ERR_QUOTA;
+#endif
+    case EACCES:
+    case EPERM:
+    case EROFS:
+        return MPI_ERR_ACCESS;
+    default:
+        return MPI_ERR_IO;
+    }
+}
+
 /* Write/read the gather list x->io (x->nio entries, in file order). */
 static int lat_io_flush(mca_fcoll_la_twophase_xchg_t *x, bool write)
 {
     if (0 == x->nio) {
         return OMPI_SUCCESS;
     }
-    return lat_fbtl_io(&x->plan, x->io, x->nio, write) < 0 ? MPI_ERR_IO : OMPI_SUCCESS;
+    errno = 0;
+    return lat_fbtl_io(&x->plan, x->io, x->nio, write) < 0 ? lat_io_class(errno) : OMPI_SUCCESS;
 }
 
 /* Write/read the covered ranges x->cov (sorted, disjoint) between the
@@ -413,19 +436,21 @@ static int lat_direct_io(mca_fcoll_la_twophase_xchg_t *x,
     return OMPI_SUCCESS == ret ? lat_io_flush(x, write) : ret;
 }
 
-/* Final agreement on errors: every rank returns an error when any failed. */
+/* Final agreement on errors: every rank returns the same MPI error class,
+ * the highest any rank met (an Open MPI internal code counts as its MPI
+ * class), or success when none failed. */
 static int lat_agree(ompio_file_t *fh, int ret)
 {
-    int mine = (OMPI_SUCCESS == ret) ? 0 : (MPI_ERR_IO == ret ? 1 : 2), any = 0, r;
+    int mine = (OMPI_SUCCESS == ret) ? 0 : ompi_errcode_get_mpi_code(ret), any = 0, r;
+    if (OMPI_SUCCESS != ret && (mine <= MPI_SUCCESS || mine > MPI_ERR_LASTCODE)) {
+        mine = MPI_ERR_OTHER;
+    }
     r = fh->f_comm->c_coll->coll_allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, fh->f_comm,
                                            fh->f_comm->c_coll->coll_allreduce_module);
     if (OMPI_SUCCESS != r) {
-        return OMPI_SUCCESS == ret ? r : ret;
+        return OMPI_SUCCESS == ret ? r : mine;
     }
-    if (OMPI_SUCCESS != ret) {
-        return ret;
-    }
-    return 0 == any ? OMPI_SUCCESS : (1 == any ? MPI_ERR_IO : MPI_ERR_OTHER);
+    return 0 == any ? OMPI_SUCCESS : any;
 }
 
 /* n cursors, cursor i over list entries [first[i], first[i + 1]). */
