@@ -7,16 +7,18 @@
  * program runs unchanged without it):
  *
  *   iofault_arm(path, op, kind, nth): the nth write ('w': write, pwrite,
- *   pwritev and their 64-bit names), read ('r': read, pread, preadv) or
- *   fsync ('f': fsync, fdatasync) of this process on the file at path
- *   (compared with /proc/self/fd/N) fails with EIO (kind 'e'), ENOSPC
- *   (kind 'n'), or transfers only half of what was asked (kind 's', a
- *   short transfer, which POSIX allows at any time); every other call
- *   goes through.  iofault_arm(NULL, 0, 0, 0) disarms.
+ *   pwritev and their 64-bit names), read ('r': read, pread, preadv),
+ *   fsync ('f': fsync, fdatasync) or aio submission ('a': aio_write,
+ *   aio_read) of this process on the file at path (compared with
+ *   /proc/self/fd/N) fails with EIO (kind 'e'), ENOSPC (kind 'n'), or
+ *   transfers only half of what was asked (kind 's', a short transfer,
+ *   which POSIX allows at any time); kind 'g' makes the nth and every
+ *   later call fail with EAGAIN (the kernel's aio queue full); every other
+ *   call goes through.  iofault_arm(NULL, 0, 0, 0) disarms.
  *   iofault_fired(): how many faults were injected since the last arm.
  *
- * Asynchronous I/O (aio_write) is not intercepted: glibc calls pwrite
- * inside its own library there.
+ * The transfers of asynchronous I/O are not intercepted (glibc calls
+ * pwrite inside its own library there), only their submission.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -27,6 +29,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <aio.h>
 
 static char target[PATH_MAX];
 static int armed_op, armed_kind, armed_nth, calls, fired;
@@ -69,13 +72,19 @@ static int iofault_hit(int fd, int op)
         return 0;
     }
     path[n] = '\0';
-    if (0 != strcmp(path, target) || ++calls != armed_nth) {
+    if (0 != strcmp(path, target)) {
+        return 0;
+    }
+    ++calls;
+    if ('g' == armed_kind ? calls < armed_nth : calls != armed_nth) {
         return 0;
     }
     fired++;
     fprintf(stderr, "iofault: injected %s into %s call %d on %s (pid %d)\n",
-            's' == armed_kind ? "a short transfer" : ('n' == armed_kind ? "ENOSPC" : "EIO"),
-            'w' == op ? "write" : ('r' == op ? "read" : "fsync"), calls, path, (int) getpid());
+            's' == armed_kind ? "a short transfer"
+                              : ('n' == armed_kind ? "ENOSPC" : ('g' == armed_kind ? "EAGAIN" : "EIO")),
+            'w' == op ? "write" : ('r' == op ? "read" : ('a' == op ? "aio submission" : "fsync")),
+            calls, path, (int) getpid());
     return armed_kind;
 }
 
@@ -87,7 +96,7 @@ static int iofault_hit(int fd, int op)
 
 static ssize_t fail_with(int kind)
 {
-    errno = ('n' == kind) ? ENOSPC : EIO;
+    errno = ('n' == kind) ? ENOSPC : ('g' == kind ? EAGAIN : EIO);
     return -1;
 }
 
@@ -201,3 +210,14 @@ int fdatasync(int fd)
     int k = iofault_hit(fd, 'f');
     return k ? (int) fail_with(k) : real_fdatasync(fd);
 }
+
+#define AIO_LIKE(name)                                        \
+    int name(struct aiocb *cb)                                \
+    {                                                         \
+        typedef int (*fn_t)(struct aiocb *);                  \
+        REAL(name, fn_t);                                     \
+        int k = iofault_hit(cb->aio_fildes, 'a');             \
+        return k ? (int) fail_with(k) : real_##name(cb);      \
+    }
+AIO_LIKE(aio_write)
+AIO_LIKE(aio_read)

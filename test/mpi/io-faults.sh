@@ -30,7 +30,7 @@ else
     trap 'umount "$FULL" 2>/dev/null || true' EXIT
     WFAULTS=$WFAULTS,nospace:$FULL
 fi
-FAULTS=$WFAULTS,eio-read,short-read
+FAULTS=$WFAULTS,eio-read,short-read,eagain-aio
 SHIM=(-x LD_PRELOAD="$PWD/shim.so")
 BYTES=262144    # a rank: 4 pieces of 64 KiB
 

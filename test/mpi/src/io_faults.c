@@ -15,7 +15,13 @@
  * through a file view, and every way of writing (or reading) it is tried
  * on a file of its own: write_at_all, write_all, write_at, iwrite_at,
  * write_shared, write_ordered (read_at_all, read_all, read_at, iread_at).
- * With eio-write, MPI_File_sync too: rank 0's fsync fails.  Then:
+ * With eio-write, MPI_File_sync too: rank 0's fsync fails.  eagain-aio:
+ * rank 0's aio submissions fail with EAGAIN from the nth on, in an
+ * iwrite_at and an iread_at of 2,100 pieces of 16 bytes (the posix fbtl
+ * posts 2,048 at a time): in the first batch (n = 2: one operation in
+ * flight when posting stops) and as the second batch is posted (n =
+ * 2,049); rank 0's request must complete with MPI_ERR_IO and count no
+ * byte, the others' succeed.  Then:
  *  - collective calls: when the fault hit some process, every process
  *    returns an error, all of the same class (EIO: MPI_ERR_IO; ENOSPC:
  *    MPI_ERR_NO_SPACE);
@@ -411,6 +417,96 @@ static void sync_case(void)
     }
 }
 
+/* eagain-aio: aio submissions of rank 0 fail from the nth on (see above). */
+#define AIO_PIECE 16
+#define AIO_PIECES 2100
+static void aio_case(int write, int nth)
+{
+    size_t n = (size_t) AIO_PIECE * AIO_PIECES, i;
+    unsigned char *b = malloc(n);
+    char path[4096], what[64];
+    MPI_Datatype piece, ftype;
+    MPI_Request req;
+    MPI_Status st;
+    MPI_File fh;
+    int rc, cls = MPI_SUCCESS, count = 0, fired;
+
+    snprintf(path, sizeof(path), "%s/aio-%s-%d.dat", dir, write ? "w" : "r", nth);
+    snprintf(what, sizeof(what), "%s, submission %d on", write ? "iwrite_at" : "iread_at", nth);
+    for (i = 0; i < n; i++) {
+        b[i] = pattern(rank, i, 1);
+    }
+    if (0 == rank) {
+        MPI_File_delete(path, MPI_INFO_NULL);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    rc = open_file(path, MPI_MODE_CREATE | MPI_MODE_RDWR, &fh);
+    if (MPI_SUCCESS != rc) {
+        FAILF("%s: cannot open %s: %s", what, path, class_name(rc));
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Type_contiguous(AIO_PIECE, MPI_BYTE, &piece);
+    MPI_Type_create_resized(piece, 0, (MPI_Aint) AIO_PIECE * nprocs, &ftype);
+    MPI_Type_commit(&ftype);
+    MPI_File_set_view(fh, (MPI_Offset) rank * AIO_PIECE, MPI_BYTE, ftype, "native", MPI_INFO_NULL);
+    MPI_Type_free(&ftype);
+    MPI_Type_free(&piece);
+    if (!write) {
+        /* a file to read: written whole first, without faults */
+        rc = MPI_File_write_at_all(fh, 0, b, (int) n, MPI_BYTE, MPI_STATUS_IGNORE);
+        if (MPI_SUCCESS != rc) {
+            FAILF("%s: writing the file to read: %s", what, class_name(rc));
+        }
+        memset(b, 0, n);
+    }
+    if (NULL != shim_arm && 0 == rank) {
+        shim_arm(path, 'a', 'g', nth);
+    }
+    memset(&st, 0, sizeof(st));
+    rc = write ? MPI_File_iwrite_at(fh, 0, b, (int) n, MPI_BYTE, &req)
+               : MPI_File_iread_at(fh, 0, b, (int) n, MPI_BYTE, &req);
+    if (MPI_SUCCESS == rc) {
+        rc = MPI_Wait(&req, &st);
+    }
+    fired = disarm();
+    if (MPI_SUCCESS != rc) {
+        MPI_Error_class(rc, &cls);
+    } else {
+        MPI_Get_count(&st, MPI_BYTE, &count);
+    }
+    if (0 == fired) {
+        FAILF("%s: the injected fault never fired, nothing was tested", what);
+    }
+    if (0 == rank && MPI_ERR_IO != cls) {
+        FAILF("%s: rank 0's aio submission failed, and its request returned %s, not MPI_ERR_IO",
+              what, class_name(cls));
+    }
+    if (0 != rank && MPI_SUCCESS != cls) {
+        FAILF("%s: rank %d's request failed (%s), though no fault hit it", what, rank,
+              class_name(cls));
+    }
+    if (MPI_SUCCESS == cls && (size_t) count != n) {
+        FAILF("%s: success, but the status counts %d of %zu bytes", what, count, n);
+    }
+    if (MPI_SUCCESS == cls && !write) {
+        for (i = 0; i < n; i++) {
+            if (b[i] != pattern(rank, i, 1)) {
+                FAILF("%s: success, but byte %zu read is wrong", what, i);
+                break;
+            }
+        }
+    }
+    if (0 == rank) {
+        printf("eagain-aio %s: rank 0 %s; count %d (fault fired %d times)\n", what,
+               class_name(cls), count, fired);
+    }
+    rc = MPI_File_close(&fh);
+    if (MPI_SUCCESS != rc) {
+        FAILF("%s: MPI_File_close: %s", what, class_name(rc));
+    }
+    free(b);
+}
+
 /* after the faults the library still works: a second file, written and
  * read back collectively */
 static void still_works(void)
@@ -493,6 +589,13 @@ int main(int argc, char **argv)
                 fprintf(stderr, "FAIL: fault %s needs the shim (LD_PRELOAD)\n", fault);
             }
             MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        if (0 == strcmp(fault, "eagain-aio")) {
+            aio_case(1, 2);
+            aio_case(1, 2049);
+            aio_case(0, 2);
+            aio_case(0, 2049);
+            continue;
         }
         ops = strstr(fault, "read") ? reads : writes;
         for (i = 0; ops[i]; i++) {
