@@ -304,7 +304,10 @@ int main(int argc, char **argv)
         }
     }
     if (ab) {
-        ab_plain = (mca_pml_base_module_t *) dlsym(RTLD_DEFAULT, "mca_pml_zcomp_wrapped");
+        ab_plain = (mca_pml_base_module_t *) dlsym(RTLD_DEFAULT, "mca_pml_zcomp_wrapped_export");
+        if (NULL == ab_plain) { /* a zcomp built before the fast path */
+            ab_plain = (mca_pml_base_module_t *) dlsym(RTLD_DEFAULT, "mca_pml_zcomp_wrapped");
+        }
         if (NULL == ab_plain || mca_pml.pml_send == ab_plain->pml_send) {
             if (0 == rank) {
                 fprintf(stderr, "zcomp_bench: --ab needs zcomp on (--mca pml_zcomp_enable 1)\n");

@@ -215,7 +215,7 @@ double mca_pml_zcomp_now(void);
 /* ---- per-peer send codes (pml_zcomp_component.c) ---- */
 static inline uint8_t zc_code_get(ompi_communicator_t *comm, int rank)
 {
-    return mca_pml_zcomp.comms[comm->c_contextid]->code[rank];
+    return __atomic_load_n(&mca_pml_zcomp.comms[comm->c_contextid]->code[rank], __ATOMIC_RELAXED);
 }
 /* Set the code of (comm, rank).  ZC_PEER_FAST only under the model's lock,
  * as mca_pml_zcomp_codes_reset_fast runs: a code is never set from a model
@@ -231,7 +231,8 @@ void mca_pml_zcomp_codes_reset_fast(void);
 static inline bool zc_peer_raw_ok(size_t bytes, int dst, ompi_communicator_t *comm)
 {
     /* & 3: inside raw_below whatever an erroneous dst reads */
-    return bytes < mca_pml_zcomp.raw_below[mca_pml_zcomp.comms[comm->c_contextid]->code[dst] & 3];
+    return bytes < mca_pml_zcomp.raw_below[__atomic_load_n(&mca_pml_zcomp.comms[comm->c_contextid]->code[dst],
+                                                           __ATOMIC_RELAXED) & 3];
 }
 static inline bool zc_send_raw_ok(size_t bytes, int dst, ompi_communicator_t *comm)
 {
