@@ -5,7 +5,9 @@
 #
 # Test harness.  Runs every executable test script under test/<area>/ (areas
 # in this order: unit, mpi, build), each in its own temporary directory with
-# a time limit, and ends with an "N passed, N failed" line.
+# a time limit, and ends with an "N passed, N failed" line.  test/extended/
+# holds conformance runs that repeat the suite's coverage under further
+# settings (too long for CI's time): TEST_AREAS=extended runs them.
 #
 #   test/run.sh [PATTERN...]    run the tests whose path matches a PATTERN
 #
@@ -14,7 +16,7 @@
 # $OVERLAY_BUILD_DIR/test-logs/<area>-<name>.log; a failure prints the tail.
 # Environment: PREFIX (installation under test, default ./_install),
 # OVERLAY_BUILD_DIR (default ./_build), TEST_TIMEOUT (seconds, default 900),
-# TESTS (a pattern, as the arguments).
+# TESTS (a pattern, as the arguments), TEST_AREAS (default "unit mpi build").
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
@@ -32,7 +34,7 @@ patterns=("$@")
 
 passed=0 failed=0 skipped=0 failures=()
 t_all=$(date +%s)
-for area in unit mpi build; do
+for area in ${TEST_AREAS:-unit mpi build}; do
     for t in "$TOP"/test/"$area"/*.sh; do
         [ -x "$t" ] || continue
         rel=${t#"$TOP"/}

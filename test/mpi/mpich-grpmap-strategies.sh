@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Conformance with compressed group maps under each strategy and with the
-# forms not covered by mpich-grpmap-array.sh / -sets.sh forced alone: MPICH's
+# forms not covered by mpich-grpmap-sets.sh (or test/extended/'s -array.sh)
+# forced alone: MPICH's
 # group/, comm/ and topo/ directories pass as on stock Open MPI (topo: the
 # four tests 4.1.4 itself fails are in test/mpich/topo.expected-fail) with
 # every group offered to grpmap (grpmap_base_min_size 0), under the space

@@ -5,6 +5,8 @@
 # offered to grpmap (grpmap_base_min_size 0) and the forms restricted to
 # array, so that groups are held compressed (a forced form is
 # not weighed against the dense table).
+# Extended (TEST_AREAS=extended; not in CI's time): array holds any list and
+# competes in every strategy run of test/mpi/mpich-grpmap-strategies.sh.
 . "$TEST_LIB"
 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" group comm topo -- OMPI_MCA_grpmap_base_min_size=0 \
     OMPI_MCA_grpmap=array | tee out.txt

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Conformance under MPI_THREAD_MULTIPLE (issue 22), one of four scripts
-# (mpich-threads-*.sh; each fits the per-test time limit on 2 cores):
+# (mpich-threads-*.sh; each fits the per-test time limit on 2 cores).
+# Extended (TEST_AREAS=extended; not in CI's time): test/mpi/zcomp-threads.sh
+# runs adaptive on a slow path under MPI_THREAD_MULTIPLE in the suite.
 # MPICH's threads/pt2pt with pml/zcomp 'adaptive' on a path declared slow
 # (10 Mbit/s, so that it compresses and samples) over TCP: the model's
 # statistics, samples and peer table under concurrent senders.  threads and
