@@ -81,15 +81,21 @@ static const char *class_name(int cls)
 }
 
 /* every rank's pieces of PIECE bytes dealt round-robin */
-static void set_view(MPI_File fh)
+/* each rank's data as pieces of `len` bytes dealt round-robin */
+static void set_view_pieces(MPI_File fh, int len)
 {
     MPI_Datatype piece, ftype;
-    MPI_Type_contiguous(PIECE, MPI_BYTE, &piece);
-    MPI_Type_create_resized(piece, 0, (MPI_Aint) PIECE * nprocs, &ftype);
+    MPI_Type_contiguous(len, MPI_BYTE, &piece);
+    MPI_Type_create_resized(piece, 0, (MPI_Aint) len * nprocs, &ftype);
     MPI_Type_commit(&ftype);
-    MPI_File_set_view(fh, (MPI_Offset) rank * PIECE, MPI_BYTE, ftype, "native", MPI_INFO_NULL);
+    MPI_File_set_view(fh, (MPI_Offset) rank * len, MPI_BYTE, ftype, "native", MPI_INFO_NULL);
     MPI_Type_free(&ftype);
     MPI_Type_free(&piece);
+}
+
+static void set_view(MPI_File fh)
+{
+    set_view_pieces(fh, PIECE);
 }
 
 static int open_file(const char *path, int amode, MPI_File *fh)
@@ -99,6 +105,21 @@ static int open_file(const char *path, int amode, MPI_File *fh)
         MPI_File_set_errhandler(*fh, MPI_ERRORS_RETURN);
     }
     return rc;
+}
+
+/* a new, empty file at path for the case `what`; a failure ends the run */
+static void fresh_file(const char *path, const char *what, MPI_File *fh)
+{
+    int rc;
+    if (0 == rank) {
+        MPI_File_delete(path, MPI_INFO_NULL);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    rc = open_file(path, MPI_MODE_CREATE | MPI_MODE_RDWR, fh);
+    if (MPI_SUCCESS != rc) {
+        FAILF("%s: cannot open %s: %s", what, path, class_name(rc));
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
 }
 
 static void arm(const char *path, int op)
@@ -235,15 +256,7 @@ static void write_case(const char *op)
     }
     snprintf(path, sizeof(path), "%s/%s.dat", dir, op);
     snprintf(what, sizeof(what), "%s", op);
-    if (0 == rank) {
-        MPI_File_delete(path, MPI_INFO_NULL);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    rc = open_file(path, MPI_MODE_CREATE | MPI_MODE_RDWR, &fh);
-    if (MPI_SUCCESS != rc) {
-        FAILF("%s: cannot open %s: %s", what, path, class_name(rc));
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    fresh_file(path, what, &fh);
     if (!shared) {
         set_view(fh);
     }
@@ -425,7 +438,6 @@ static void aio_case(int write, int nth)
     size_t n = (size_t) AIO_PIECE * AIO_PIECES, i;
     unsigned char *b = malloc(n);
     char path[4096], what[64];
-    MPI_Datatype piece, ftype;
     MPI_Request req;
     MPI_Status st;
     MPI_File fh;
@@ -436,21 +448,8 @@ static void aio_case(int write, int nth)
     for (i = 0; i < n; i++) {
         b[i] = pattern(rank, i, 1);
     }
-    if (0 == rank) {
-        MPI_File_delete(path, MPI_INFO_NULL);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    rc = open_file(path, MPI_MODE_CREATE | MPI_MODE_RDWR, &fh);
-    if (MPI_SUCCESS != rc) {
-        FAILF("%s: cannot open %s: %s", what, path, class_name(rc));
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    MPI_Type_contiguous(AIO_PIECE, MPI_BYTE, &piece);
-    MPI_Type_create_resized(piece, 0, (MPI_Aint) AIO_PIECE * nprocs, &ftype);
-    MPI_Type_commit(&ftype);
-    MPI_File_set_view(fh, (MPI_Offset) rank * AIO_PIECE, MPI_BYTE, ftype, "native", MPI_INFO_NULL);
-    MPI_Type_free(&ftype);
-    MPI_Type_free(&piece);
+    fresh_file(path, what, &fh);
+    set_view_pieces(fh, AIO_PIECE);
     if (!write) {
         /* a file to read: written whole first, without faults */
         rc = MPI_File_write_at_all(fh, 0, b, (int) n, MPI_BYTE, MPI_STATUS_IGNORE);
