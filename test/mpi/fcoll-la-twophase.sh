@@ -10,8 +10,8 @@
 # cost, fewer aggregators, one per node, no LAP, self-served writes and
 # gather-list writes on and off); MPI_T variables (the gain bound that
 # skips the LAP, the cache, the self-served writes, the windows written
-# from a gather list); an I/O
-# error comes back as MPI_ERR_IO.
+# from a gather list); a write to a full device comes back as
+# MPI_ERR_NO_SPACE on every rank.
 . "$TEST_LIB"
 "$OMPI_INFO" --param fcoll la_twophase --level 9 >info.txt
 assert_grep 'MCA fcoll: la_twophase' info.txt "ompi_info does not list fcoll la_twophase"
