@@ -11,8 +11,10 @@
 # show compressed picks, so that the run is not all-dense by accident.
 # To keep CI within its time: 'time' is not run here (it rightly keeps
 # most tables dense, so its run was close to stock; grpmap-groups.sh runs
-# it), and lattice and bdd alone leave out comm/ (mpich-grpmap-sets.sh runs
-# comm/ with both offered, and grpmap-lattice/-bdd test them alone).
+# it); hybrid, lattice, bdd and bwt leave out comm/ (the space strategy
+# runs it here, mpich-grpmap-sets.sh runs it with lattice, bitmap, gap, bdd
+# and wtr offered, and the unit tests grpmap-lattice/-bdd/-bwt test each
+# form alone).
 . "$TEST_LIB"
 run_mpich() {   # run_mpich NAME DIRS VAR=VALUE...
     local name=$1 dirs=$2; shift 2
@@ -25,12 +27,11 @@ run_mpich() {   # run_mpich NAME DIRS VAR=VALUE...
     fi
     assert_grep '^mpich topo: [0-9]+ passed, 0 failed, 4 expected failures' "$name.txt" "MPICH topo/ lost a test with grpmap $name"
 }
-for s in space hybrid; do
-    run_mpich "$s" "group comm topo" OMPI_MCA_grpmap_base_strategy=$s
-done
+run_mpich space "group comm topo" OMPI_MCA_grpmap_base_strategy=space
+run_mpich hybrid "group topo" OMPI_MCA_grpmap_base_strategy=hybrid
 run_mpich lattice "group topo" OMPI_MCA_grpmap=lattice
 run_mpich bdd "group topo" OMPI_MCA_grpmap=bdd
-run_mpich bwt "group comm topo" OMPI_MCA_grpmap=bwt
+run_mpich bwt "group topo" OMPI_MCA_grpmap=bwt
 # space and hybrid really compress the groups of grpmap_groups.c on 8 ranks
 # (time may rightly keep every dense table: it is the fastest)
 build_mpi "$TOP/test/mpi/src/grpmap_groups.c" groups

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Conformance under MPI_THREAD_MULTIPLE (issue 22), one of four scripts
 # (mpich-threads-*.sh; each fits the per-test time limit on 2 cores):
-# MPICH's threads/pt2pt, threads/comm and threads/coll pass exactly as on
-# stock Open MPI 4.1.4 (expected failures and skips in test/mpich/threads/,
-# measured on stock) with pml/zcomp 'always' (every message of 4 KB or more
-# compressed) over TCP.  multisend4 sends to self from several threads: the
-# case that lost messages before issue 22's fix.
+# MPICH's threads/pt2pt and threads/coll pass exactly as on stock Open MPI
+# 4.1.4 (expected failures and skips in test/mpich/threads/, measured on
+# stock) with pml/zcomp 'always' (every message of 4 KB or more compressed)
+# over TCP.  To keep CI within its time, left out here (test/extended/'s
+# mpich-threads-zcomp-tcp-all.sh runs them):
+# multisend4 (5 ranks of threads on 2 cores: 55 s a run, stock as slow),
+# whose case, threads sending to themselves, zcomp-threads.sh checks with
+# every strategy and which lost messages before issue 22's fix; threads/comm
+# (communicator creation from threads, small messages that zcomp sends raw),
+# which mpich-threads-comm-store.sh and pml-ucx.sh run.
 . "$TEST_LIB"
-mpich_clean zcomp-always-tcp threads/pt2pt threads/comm threads/coll -- \
+MPICH_SKIP=multisend4 mpich_clean zcomp-always-tcp threads/pt2pt threads/coll -- \
     OMPI_MCA_pml_zcomp_enable=1 OMPI_MCA_pml_zcomp_strategy=always \
     OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
-assert_grep '^mpich threads/pt2pt: 37 passed, 0 failed, 3 expected' zcomp-always-tcp.txt
+assert_grep '^mpich threads/pt2pt: 35 passed, 0 failed, 3 expected' zcomp-always-tcp.txt

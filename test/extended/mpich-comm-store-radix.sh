@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Extended (TEST_AREAS=extended; not in CI's time): MPICH's comm/ directory,
+# every test, passes with --mca comm_store radix as on stock Open MPI (CI
+# runs it with rbtree in test/mpi/mpich-comm-store.sh).
+. "$TEST_LIB"
+"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" comm -- OMPI_MCA_comm_store=radix | tee radix.txt
+assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' radix.txt \
+    "MPICH comm/ lost a test with comm_store radix"
