@@ -11,7 +11,9 @@
 # gather-list writes on and off); MPI_T variables (the gain bound that
 # skips the LAP, the cache, the self-served writes, the windows written
 # from a gather list); a write to a full device comes back as
-# MPI_ERR_NO_SPACE on every rank.
+# MPI_ERR_NO_SPACE on every rank; a read that meets the end of the file
+# counts the bytes before it (interleaved and contiguous requests, the end
+# inside a block, on a boundary, at 0).
 . "$TEST_LIB"
 "$OMPI_INFO" --param fcoll la_twophase --level 9 >info.txt
 assert_grep 'MCA fcoll: la_twophase' info.txt "ompi_info does not list fcoll la_twophase"
@@ -54,6 +56,11 @@ run views-6-node2 6 --mca fcoll_la_twophase_one_per_node 1 --mca fcoll_la_twopha
 run views-2-nolap 2 --mca fcoll_la_twophase_assign 0 -- views
 # reads: every process reads its own pieces itself, or those of 4 KiB and more
 run views-4-selfread 4 --mca fcoll_la_twophase_read_self_min 1 -- views
+# reads that meet the end of the file count the bytes before it, through
+# the aggregators and self-served
+run eof-4 4 -- eof
+run eof-5-selfread 5 --mca fcoll_la_twophase_read_self_min 1 \
+    --mca fcoll_la_twophase_cycle_buffer_size 4096 -- eof
 run fuzz-5-selfread 5 --mca fcoll_la_twophase_read_self_min 4096 \
     --mca fcoll_la_twophase_cycle_buffer_size 4096 -- fuzz 20
 

@@ -17,12 +17,15 @@
  *                                 MAXBUF: the cycle buffer size in force
  *   fcoll_lat_test DIR fuzz N     N random irregular cases
  *   fcoll_lat_test DIR errors     a write to /dev/full must return MPI_ERR_NO_SPACE
+ *   fcoll_lat_test DIR eof        reads that meet the end of the file count
+ *                                 the bytes before it
  *
  * Prints "fcoll_lat_test: <what> OK" on success; any mismatch prints FAIL
  * and exits non-zero.
  */
 
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1054,6 +1057,96 @@ static void test_errors(void)
     free(b);
 }
 
+/* Reads that meet the end of the file: the status counts the bytes before
+ * it and those bytes are right, in an interleaved view (blocks of B bytes,
+ * rank r's the r-th of every nprocs) and with contiguous requests, the end
+ * inside a block, on a block boundary, at 0 and past all requests. */
+static unsigned char eof_byte(long off)
+{
+    return (unsigned char) (1 + off % 253);
+}
+
+static void eof_case(const char *name, long fsize, long B, long nblk, bool interleaved)
+{
+    char path[4096];
+    MPI_File fh;
+    MPI_Datatype ft = MPI_BYTE;
+    MPI_Status st;
+    long k, n = B * nblk, want = 0;
+    unsigned char *buf = calloc(1, (size_t) n);
+    int rc, cnt = -1;
+
+    snprintf(path, sizeof(path), "%s/eof-%s", dir, name);
+    if (0 == rank) {
+        unsigned char *f = malloc((size_t) fsize + 1);
+        int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+        for (k = 0; k < fsize; k++) {
+            f[k] = eof_byte(k);
+        }
+        if (fd < 0 || write(fd, f, (size_t) fsize) != (ssize_t) fsize || 0 != close(fd)) {
+            CHECK(0, "%s: cannot write %s", name, path);
+        }
+        free(f);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    CHECK(MPI_SUCCESS == rc, "%s: cannot open %s", name, path);
+    if (MPI_SUCCESS != rc) {
+        free(buf);
+        return;
+    }
+    if (interleaved) {
+        MPI_Type_vector((int) nblk, (int) B, (int) (B * nprocs), MPI_BYTE, &ft);
+        MPI_Type_commit(&ft);
+        MPI_File_set_view(fh, (MPI_Offset) rank * B, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+        rc = MPI_File_read_all(fh, buf, (int) n, MPI_BYTE, &st);
+    } else {
+        rc = MPI_File_read_at_all(fh, (MPI_Offset) rank * n, buf, (int) n, MPI_BYTE, &st);
+    }
+    CHECK(MPI_SUCCESS == rc, "%s: read_all failed", name);
+    if (MPI_SUCCESS == rc) {
+        MPI_Get_count(&st, MPI_BYTE, &cnt);
+    }
+    for (k = 0; k < n; k++) {
+        long off = interleaved ? ((k / B) * nprocs + rank) * B + k % B : (long) rank * n + k;
+        if (off >= fsize) {
+            break;
+        }
+        want++;
+        if (buf[k] != eof_byte(off)) {
+            CHECK(0, "%s: byte %ld (file offset %ld) is %d, expected %d", name, k, off, buf[k],
+                  eof_byte(off));
+            break;
+        }
+    }
+    CHECK(cnt == want, "%s: status count %d, expected %ld (file of %ld bytes)", name, cnt, want,
+          fsize);
+    if (interleaved) {
+        MPI_Type_free(&ft);
+    }
+    MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        unlink(path);
+        printf("case %s ok\n", name);
+    }
+    free(buf);
+}
+
+static void test_eof(void)
+{
+    long B = 1000, nblk = 50, all = B * nblk * nprocs;
+    eof_case("contig-mid", all / 2 + 17, B, nblk, false);
+    eof_case("contig-empty", 0, B, nblk, false);
+    eof_case("contig-full", all, B, nblk, false);
+    eof_case("inter-mid", all / 3 + 123, B, nblk, true);
+    eof_case("inter-boundary", 7 * B * nprocs + B, B, nblk, true);
+    eof_case("inter-first-block", 300, B, nblk, true);
+    eof_case("inter-empty", 0, B, nblk, true);
+    eof_case("inter-past", all + 5000, B, nblk, true);
+    eof_case("inter-small-blocks", 40000 + 3, 16, 4096, true);
+}
+
 int main(int argc, char **argv)
 {
     const char *what;
@@ -1097,6 +1190,8 @@ int main(int argc, char **argv)
         test_records(argv[3]);
     } else if (0 == strcmp(what, "errors")) {
         test_errors();
+    } else if (0 == strcmp(what, "eof")) {
+        test_eof();
     } else {
         if (0 == rank) {
             fprintf(stderr, "unknown test %s\n", what);

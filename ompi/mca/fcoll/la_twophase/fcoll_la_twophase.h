@@ -223,6 +223,9 @@ typedef struct mca_fcoll_la_twophase_xchg_t {
     int nreq;
     char *winbuf;                   /* aggregator: the cycle buffer */
     int io_err;                     /* I/O error, returned at the end */
+    int64_t eof;                    /* read: where a short read found the end of
+                                       the file, INT64_MAX if none did */
+    ompi_status_public_t *status;   /* the caller's, or MPI_STATUS_IGNORE */
     double t0;                      /* start of the call */
 } mca_fcoll_la_twophase_xchg_t;
 

@@ -397,14 +397,32 @@ static int lat_io_class(int err)
     }
 }
 
-/* Write/read the gather list x->io (x->nio entries, in file order). */
+/* Write/read the gather list x->io (x->nio entries, in file order).  A
+ * read that comes back short met the end of the file: the fbtl fills the
+ * entries in order up to it (sieving or not), so the first one not filled
+ * says where it is, as far as any requested byte is concerned. */
 static int lat_io_flush(mca_fcoll_la_twophase_xchg_t *x, bool write)
 {
+    ssize_t done;
+    int i;
+
     if (0 == x->nio) {
         return OMPI_SUCCESS;
     }
     errno = 0;
-    return lat_fbtl_io(&x->plan, x->io, x->nio, write) < 0 ? lat_io_class(errno) : OMPI_SUCCESS;
+    done = lat_fbtl_io(&x->plan, x->io, x->nio, write);
+    if (done < 0) {
+        return lat_io_class(errno);
+    }
+    for (i = 0; !write && i < x->nio; i++) {
+        if ((size_t) done < x->io[i].length) {
+            int64_t end = (int64_t) (intptr_t) x->io[i].offset + (int64_t) done;
+            x->eof = end < x->eof ? end : x->eof;
+            break;
+        }
+        done -= (ssize_t) x->io[i].length;
+    }
+    return OMPI_SUCCESS;
 }
 
 /* Write/read the covered ranges x->cov (sorted, disjoint) between the
@@ -438,19 +456,26 @@ static int lat_direct_io(mca_fcoll_la_twophase_xchg_t *x,
 
 /* Final agreement on errors: every rank returns the same MPI error class,
  * the highest any rank met (an Open MPI internal code counts as its MPI
- * class), or success when none failed. */
-static int lat_agree(ompio_file_t *fh, int ret)
+ * class), or success when none failed.  The same reduction gives every
+ * rank the end of the file that any aggregator's read met (*eof, the
+ * lowest; negated so that one MPI_MAX does both). */
+static int lat_agree(ompio_file_t *fh, int ret, int64_t *eof)
 {
-    int mine = (OMPI_SUCCESS == ret) ? 0 : ompi_errcode_get_mpi_code(ret), any = 0, r;
-    if (OMPI_SUCCESS != ret && (mine <= MPI_SUCCESS || mine > MPI_ERR_LASTCODE)) {
-        mine = MPI_ERR_OTHER;
+    int64_t mine[2], any[2];
+    int r;
+
+    mine[0] = (OMPI_SUCCESS == ret) ? 0 : ompi_errcode_get_mpi_code(ret);
+    if (OMPI_SUCCESS != ret && (mine[0] <= MPI_SUCCESS || mine[0] > MPI_ERR_LASTCODE)) {
+        mine[0] = MPI_ERR_OTHER;
     }
-    r = fh->f_comm->c_coll->coll_allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, fh->f_comm,
+    mine[1] = -*eof;
+    r = fh->f_comm->c_coll->coll_allreduce(mine, any, 2, MPI_INT64_T, MPI_MAX, fh->f_comm,
                                            fh->f_comm->c_coll->coll_allreduce_module);
     if (OMPI_SUCCESS != r) {
-        return OMPI_SUCCESS == ret ? r : mine;
+        return OMPI_SUCCESS == ret ? r : (int) mine[0];
     }
-    return 0 == any ? OMPI_SUCCESS : any;
+    *eof = -any[1];
+    return 0 == any[0] ? OMPI_SUCCESS : (int) any[0];
 }
 
 /* n cursors, cursor i over list entries [first[i], first[i + 1]). */
@@ -495,6 +520,8 @@ int mca_fcoll_la_twophase_xchg_begin(mca_fcoll_la_twophase_xchg_t *x, ompio_file
     memset(x, 0, sizeof(*x));
     x->fh = fh;
     x->write = write;
+    x->eof = INT64_MAX;
+    x->status = status;
     x->t0 = mca_fcoll_la_twophase_now();
     st->bytes_exchanged_last = 0;
     st->bytes_in_place_last = 0;
@@ -851,8 +878,23 @@ int mca_fcoll_la_twophase_xchg_end(mca_fcoll_la_twophase_xchg_t *x, int ret)
     free(x->tv.addr);
     free(x->own.blen);
     free(x->own.addr);
+    rc = lat_agree(x->fh, OMPI_SUCCESS != ret ? ret : x->io_err, &x->eof);
+    if (OMPI_SUCCESS == rc && !x->write && INT64_MAX != x->eof &&
+        MPI_STATUS_IGNORE != x->status) {
+        /* a read that met the end of the file counts my bytes before it
+         * (a view's pieces never go backwards: those are a prefix of my
+         * buffer), as an independent read does */
+        size_t n = 0;
+        int i;
+        for (i = 0; i < x->plan.npieces; i++) {
+            const mca_fcoll_la_twophase_piece_t *p = &x->plan.pieces[i];
+            if (p->off < x->eof) {
+                n += (size_t) ((p->off + p->len <= x->eof) ? p->len : x->eof - p->off);
+            }
+        }
+        x->status->_ucount = n;
+    }
     mca_fcoll_la_twophase_plan_free(&x->plan);
-    rc = lat_agree(x->fh, OMPI_SUCCESS != ret ? ret : x->io_err);
     if (probed && OMPI_SUCCESS == rc) {
         /* the probe's rate of this path: my bytes over the whole call, the
          * final agreement included (a process that served itself waits
