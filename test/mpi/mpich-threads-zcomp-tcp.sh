@@ -15,4 +15,4 @@
 MPICH_SKIP=multisend4 mpich_clean zcomp-always-tcp threads/pt2pt threads/coll -- \
     OMPI_MCA_pml_zcomp_enable=1 OMPI_MCA_pml_zcomp_strategy=always \
     OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
-assert_grep '^mpich threads/pt2pt: 35 passed, 0 failed, 3 expected' zcomp-always-tcp.txt
+assert_grep '^mpich threads/pt2pt: 36 passed, 0 failed, 3 expected' zcomp-always-tcp.txt

@@ -1133,6 +1133,58 @@ static void eof_case(const char *name, long fsize, long B, long nblk, bool inter
     free(buf);
 }
 
+/* With the external32 representation the fcoll moves packed bytes: the
+ * status must still count the caller's elements, written and read, and
+ * a read that meets the end of the file the elements before it. */
+static void eof_external32(void)
+{
+    char path[4096];
+    MPI_File fh;
+    MPI_Status st;
+    long w[1000], r[1000];
+    int i, cnt = -1, rc;
+
+    snprintf(path, sizeof(path), "%s/eof-external32", dir);
+    for (i = 0; i < 1000; i++) {
+        w[i] = 1000L * rank + i;
+    }
+    rc = MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    CHECK(MPI_SUCCESS == rc, "external32: cannot open %s", path);
+    if (MPI_SUCCESS != rc) {
+        return;
+    }
+    MPI_File_set_size(fh, 0);
+    MPI_File_set_view(fh, 0, MPI_LONG, MPI_LONG, "external32", MPI_INFO_NULL);
+    rc = MPI_File_write_at_all(fh, (MPI_Offset) rank * 1000, w, 1000, MPI_LONG, &st);
+    MPI_Get_count(&st, MPI_LONG, &cnt);
+    CHECK(MPI_SUCCESS == rc && 1000 == cnt, "external32: write_at_all count %d, expected 1000",
+          cnt);
+    MPI_File_set_size(fh, 0);
+    if (0 == rank) {
+        MPI_File_write_at(fh, 0, w, 700, MPI_LONG, &st);
+    }
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(fh);
+    rc = MPI_File_read_at_all(fh, 0, r, 1000, MPI_LONG, &st);
+    cnt = -1;
+    MPI_Get_count(&st, MPI_LONG, &cnt);
+    CHECK(MPI_SUCCESS == rc && 700 == cnt,
+          "external32: read_at_all of 1000 longs, 700 in the file: count %d", cnt);
+    for (i = 0; i < 700 && i < cnt; i++) {
+        if (r[i] != i) {
+            CHECK(0, "external32: long %d read back as %ld", i, r[i]);
+            break;
+        }
+    }
+    MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        unlink(path);
+        printf("case external32 ok\n");
+    }
+}
+
 static void test_eof(void)
 {
     long B = 1000, nblk = 50, all = B * nblk * nprocs;
@@ -1145,6 +1197,7 @@ static void test_eof(void)
     eof_case("inter-empty", 0, B, nblk, true);
     eof_case("inter-past", all + 5000, B, nblk, true);
     eof_case("inter-small-blocks", 40000 + 3, 16, 4096, true);
+    eof_external32();
 }
 
 int main(int argc, char **argv)

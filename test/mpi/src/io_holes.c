@@ -5,12 +5,15 @@
  * io_holes FILE [CELLS]: a collective write with gaps into a new file must
  * leave the gaps as the file system leaves them, zero.  The file is cut
  * into 32-byte cells, cell c belongs to rank c % size, and each rank writes
- * the first 16 bytes of its cells (nonzero bytes) with one
- * MPI_File_write_all through a vector view: no process writes the last 16
- * bytes of any cell.  An aggregator that sieves (reads the span, fills the
- * pieces in, writes the span once) reads nothing there, the file being
- * new, and must write zeros back, not whatever its buffer held.  Rank 0
- * then reads the file with pread(2) and checks every byte and the size.
+ * the first 8, 12 or 16 bytes of its cells (by cell: the gaps do not
+ * repeat with the sieve's chunks) with one MPI_File_write_all through an
+ * indexed view: no process writes the rest of any cell.  An aggregator
+ * that sieves (reads the span, fills the pieces in, writes the span once)
+ * reads nothing there, the file being new, and must write zeros back, not
+ * whatever its buffer held (run it with MALLOC_PERTURB_ set, so that a
+ * buffer from the heap is never zero by chance).  Rank 0 then reads the
+ * file with pread(2) and checks every byte and the size, and every rank
+ * reads its pieces back with MPI_File_read_all through the same view.
  * Prints "io_holes: OK ..." or FAIL lines and exits non-zero.
  */
 #include <fcntl.h>
@@ -21,7 +24,11 @@
 #include <unistd.h>
 
 #define CELL 32
-#define PIECE 16
+
+static int piece_len(long cell)
+{
+    return 8 + (int) (cell % 3) * 4;
+}
 
 static unsigned char expect_byte(long cell, int i)
 {
@@ -30,11 +37,11 @@ static unsigned char expect_byte(long cell, int i)
 
 int main(int argc, char **argv)
 {
-    int rank, size, rc, bad = 0, all_bad;
-    long cells, mine, k;
+    int rank, size, rc, bad = 0, all_bad, *blen, *disp;
+    long cells, mine, k, nbytes = 0;
     MPI_File fh;
     MPI_Datatype vec;
-    unsigned char *buf;
+    unsigned char *buf, *back;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -53,14 +60,20 @@ int main(int argc, char **argv)
         unlink(argv[1]);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    buf = malloc((size_t) mine * PIECE);
+    buf = malloc((size_t) mine * CELL);
+    back = calloc(1, (size_t) mine * CELL);
+    blen = malloc((size_t) mine * sizeof(int));
+    disp = malloc((size_t) mine * sizeof(int));
+    /* my pieces: the head of every size-th cell, from cell rank on */
     for (k = 0; k < mine; k++) {
-        for (int i = 0; i < PIECE; i++) {
-            buf[k * PIECE + i] = expect_byte(k * size + rank, i);
+        long cell = k * size + rank;
+        blen[k] = piece_len(cell);
+        disp[k] = (int) (k * size * CELL);
+        for (int i = 0; i < blen[k]; i++) {
+            buf[nbytes++] = expect_byte(cell, i);
         }
     }
-    /* my pieces: PIECE bytes every size*CELL bytes, from rank*CELL on */
-    MPI_Type_vector((int) mine, PIECE, size * CELL, MPI_BYTE, &vec);
+    MPI_Type_indexed((int) mine, blen, disp, MPI_BYTE, &vec);
     MPI_Type_commit(&vec);
     rc = MPI_File_open(MPI_COMM_WORLD, argv[1], MPI_MODE_CREATE | MPI_MODE_WRONLY,
                        MPI_INFO_NULL, &fh);
@@ -69,17 +82,30 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     MPI_File_set_view(fh, (MPI_Offset) rank * CELL, MPI_BYTE, vec, "native", MPI_INFO_NULL);
-    rc = MPI_File_write_all(fh, buf, (int) (mine * PIECE), MPI_BYTE, MPI_STATUS_IGNORE);
+    rc = MPI_File_write_all(fh, buf, (int) nbytes, MPI_BYTE, MPI_STATUS_IGNORE);
     if (MPI_SUCCESS != rc) {
         printf("io_holes: FAIL rank %d: write_all returned an error\n", rank);
         bad = 1;
     }
     MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    /* my pieces back, collectively (a sieving read, in chunks) */
+    rc = MPI_File_open(MPI_COMM_WORLD, argv[1], MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    if (MPI_SUCCESS == rc) {
+        MPI_File_set_view(fh, (MPI_Offset) rank * CELL, MPI_BYTE, vec, "native", MPI_INFO_NULL);
+        rc = MPI_File_read_all(fh, back, (int) nbytes, MPI_BYTE, MPI_STATUS_IGNORE);
+        MPI_File_close(&fh);
+    }
+    if (MPI_SUCCESS != rc || 0 != memcmp(buf, back, (size_t) nbytes)) {
+        printf("io_holes: FAIL rank %d: read_all did not give my pieces back\n", rank);
+        bad = 1;
+    }
     MPI_Type_free(&vec);
 
     if (0 == rank && !bad) {
         /* the file ends with the last piece: its last cell's gap is not in it */
-        long want = (cells - 1) * CELL + PIECE, got, zeros_bad = 0, data_bad = 0;
+        long want = (cells - 1) * CELL + piece_len(cells - 1), got, zeros_bad = 0, data_bad = 0;
         unsigned char *f = malloc((size_t) want + CELL);
         int fd = open(argv[1], O_RDONLY);
         got = fd < 0 ? -1 : (long) pread(fd, f, (size_t) want + CELL, 0);
@@ -93,7 +119,7 @@ int main(int argc, char **argv)
             for (k = 0; k < want; k++) {
                 long cell = k / CELL;
                 int i = (int) (k % CELL);
-                if (i >= PIECE) {
+                if (i >= piece_len(cell)) {
                     if (0 != f[k] && zeros_bad++ < 5) {
                         printf("io_holes: FAIL gap byte at offset %ld is 0x%02x, not zero\n", k,
                                f[k]);
@@ -116,6 +142,9 @@ int main(int argc, char **argv)
         printf("io_holes: OK %ld cells of %d bytes on %d ranks, gaps zero\n", cells, CELL, size);
     }
     free(buf);
+    free(back);
+    free(blen);
+    free(disp);
     MPI_Finalize();
     return all_bad;
 }
