@@ -2,12 +2,14 @@
 # Conformance of fcoll/la_twophase: MPICH's io/ directory passes with
 # --mca fcoll la_twophase exactly as on stock Open MPI (default fcoll: 28 of
 # 29 pass; tst_fileview fails there too), with the defaults and with a
-# 4 KiB cycle buffer and the blocks cost.  The second run leaves out
+# 4 KiB cycle buffer and the blocks cost.  Both leave out i_bigtype (26 s:
+# nonblocking collectives, which la_twophase leaves to OMPIO's individual
+# fallback).  The second run leaves out
 # bigtype and i_bigtype (one process each, about 60 s of the directory's 75
 # with the defaults, far more in 4 KiB cycles): CI's time is short, and the
-# first run has them.
+# first run has bigtype.
 . "$TEST_LIB"
-"$TOP/contrib/mpich-tests.sh" -p "$PREFIX" io -- OMPI_MCA_fcoll=la_twophase | tee lat.txt
+MPICH_SKIP=i_bigtype "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" io -- OMPI_MCA_fcoll=la_twophase | tee lat.txt
 assert_grep '^mpich io: [0-9]+ passed, 0 failed, 1 expected failures' lat.txt \
     "MPICH io/ lost a test with fcoll la_twophase"
 MPICH_SKIP="bigtype i_bigtype" "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" io -- OMPI_MCA_fcoll=la_twophase \
