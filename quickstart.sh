@@ -219,7 +219,7 @@ do_build() {
             say "cleaning the object tree before reconfiguring"
             make -C "$OBJ" clean >"$LOGS/clean.log" 2>&1 || true
         fi
-        say "configuring (about 2 minutes; log: $LOGS/configure.log)"
+        say "configuring (5 to 10 minutes on 2 cores; log: $LOGS/configure.log)"
         t0=$(stamp)
         # shellcheck disable=SC2086
         if ! (cd "$OBJ" && "$SRC/configure" $args) >"$LOGS/configure.log" 2>&1; then
