@@ -6,7 +6,7 @@
 # array, so that groups are held compressed (a forced form is
 # not weighed against the dense table).
 # Extended (TEST_AREAS=extended; not in CI's time): array holds any list and
-# competes in every strategy run of test/mpi/mpich-grpmap-strategies.sh.
+# competes in every strategy run of mpich-grpmap-strategies.sh.
 . "$TEST_LIB"
 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" group comm topo -- OMPI_MCA_grpmap_base_min_size=0 \
     OMPI_MCA_grpmap=array | tee out.txt

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Extended (TEST_AREAS=extended; not in CI's time, 150 s): in CI,
+# mpich-grpmap-sets.sh runs MPICH's group/, comm/ and topo/ with every
+# group offered to grpmap and five forms competing, and grpmap-groups.sh
+# checks each strategy's picks.
 # Conformance with compressed group maps under each strategy and with the
 # forms not covered by mpich-grpmap-sets.sh (or test/extended/'s -array.sh)
 # forced alone: MPICH's
