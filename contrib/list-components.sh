@@ -35,7 +35,7 @@ for d in "$TOP"/opal/mca/*/* "$TOP"/ompi/mca/*/* "$TOP"/orte/mca/*/*; do
     rel=${d#"$TOP"/} s=""
     for s in $skip; do [[ $rel == "$s" || $rel == "$s"/* ]] && break; s=""; done
     if [ -n "$s" ]; then
-        echo "  MCA $fw: $comp -- not on Open MPI $ver yet (config/base/$ver leaves $s out)"
+        echo "  MCA $fw: $comp -- not on Open MPI $ver (config/base/$ver leaves $s out, and says why)"
         continue
     fi
     line=$(echo "$info" | grep -E "^ *MCA $fw: $comp " | head -1)

@@ -20,6 +20,42 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "$*"; exit 77; }
 note() { echo "== $*"; }
 
+# have WHAT: true if this base has WHAT, one of
+#   an overlay directory (ompi/mca/comm_store): the base's profile may leave
+#     it out (OMPI_OVERLAY_SKIP, a core hook not yet ported);
+#   patch:NNNN: the series' patch NNNN-*.patch (config/patches/<series>/, or
+#     config/patches/ for 4.1).
+# needs WHAT...: skip the test, saying why, unless this base has each WHAT.
+have() {
+    local w=$1 s pdir=$TOP/config/patches/$OMPI_SERIES
+    case $w in
+        patch:*)
+            [ -d "$pdir" ] || [ "$OMPI_SERIES" != 4.1 ] || pdir=$TOP/config/patches
+            compgen -G "$pdir/${w#patch:}-*.patch" >/dev/null ;;
+        *)
+            [ -d "$TOP/$w" ] || fail "have: no directory $w in the overlay"
+            for s in ${OMPI_OVERLAY_SKIP:-}; do
+                [[ $w == "$s" || $w == "$s"/* ]] && return 1
+            done
+            return 0 ;;
+    esac
+}
+needs() {
+    local w
+    for w in "$@"; do
+        have "$w" && continue
+        case $w in
+            patch:*) skip "not on Open MPI $OMPI_BASE: its series has no patch ${w#patch:} yet" ;;
+            *) skip "not on Open MPI $OMPI_BASE: config/base/$OMPI_BASE leaves $w out" ;;
+        esac
+    done
+}
+
+# The shared-memory BTL: vader in 4.1, renamed sm in 5.0 (where vader is a
+# deprecated alias that warns).
+SHM_BTL=vader
+[ "$OMPI_SERIES" = 4.1 ] || SHM_BTL=sm
+
 # mpirun with the flags every test needs: oversubscription (2 cores, up to 8
 # ranks) and, only when the tests run as root, Open MPI's root consent.
 # 5.0's mpirun is PRRTE's, where --oversubscribe is a deprecated alias

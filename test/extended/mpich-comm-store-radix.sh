@@ -3,6 +3,7 @@
 # every test, passes with --mca comm_store radix as on stock Open MPI (CI
 # runs it with rbtree in test/mpi/mpich-comm-store.sh).
 . "$TEST_LIB"
+needs ompi/mca/comm_store
 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" comm -- OMPI_MCA_comm_store=radix | tee radix.txt
 assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' radix.txt \
     "MPICH comm/ lost a test with comm_store radix"

@@ -8,6 +8,7 @@
 # Extended (TEST_AREAS=extended; not in CI's time): array holds any list and
 # competes in every strategy run of mpich-grpmap-strategies.sh.
 . "$TEST_LIB"
+needs ompi/mca/grpmap
 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" group comm topo -- OMPI_MCA_grpmap_base_min_size=0 \
     OMPI_MCA_grpmap=array | tee out.txt
 assert_grep '^mpich group: [0-9]+ passed, 0 failed' out.txt "MPICH group/ lost a test with grpmap array"

@@ -20,6 +20,7 @@
 # and wtr offered, and the unit tests grpmap-lattice/-bdd/-bwt test each
 # form alone).
 . "$TEST_LIB"
+needs ompi/mca/grpmap
 run_mpich() {   # run_mpich NAME DIRS VAR=VALUE...
     local name=$1 dirs=$2; shift 2
     # shellcheck disable=SC2086

@@ -5,6 +5,7 @@
 # set-associative translation cache on every map, as test/mpi/ob1-sparse.sh
 # runs pt2pt/, comm/ and topo/.
 . "$TEST_LIB"
+needs patch:0005 ompi/mca/grpmap
 S=(OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0 OMPI_MCA_grpmap=bitmap,gap
    OMPI_MCA_grpmap_base_min_size=0 OMPI_MCA_grpmap_base_cache_min_size=0)
 MPICH_MAX_NP=4 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" coll -- "${S[@]}" OMPI_MCA_grpmap_base_cache=setassoc \

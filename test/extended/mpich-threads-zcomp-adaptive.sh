@@ -9,6 +9,7 @@
 # alltoall (small messages, which zcomp passes raw; 140 s) are left out: they
 # run in mpich-threads-zcomp-tcp.sh, and CI's time is short.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 MPICH_SKIP="threads alltoall" mpich_clean zcomp-adaptive-tcp threads/pt2pt -- OMPI_MCA_pml_zcomp_enable=1 \
     OMPI_MCA_pml_zcomp_path_bandwidth=10 \
     OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo

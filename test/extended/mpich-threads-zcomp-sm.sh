@@ -9,6 +9,7 @@
 # threads and alltoall are small messages that zcomp passes raw whichever
 # BTL carries them.  They keep the suite within CI's time.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 MPICH_SKIP="threads alltoall multisend4" mpich_clean zcomp-always-sm threads/pt2pt threads/comm threads/coll -- \
     OMPI_MCA_pml_zcomp_enable=1 OMPI_MCA_pml_zcomp_strategy=always OMPI_MCA_btl=vader,self
 assert_grep '^mpich threads/pt2pt: 34 passed, 0 failed, 3 expected' zcomp-always-sm.txt

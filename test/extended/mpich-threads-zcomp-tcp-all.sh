@@ -5,6 +5,7 @@
 # runs the same without multisend4 (threads sending to themselves: the case
 # that lost messages before issue 22's fix) and threads/comm.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 mpich_clean zcomp-always-tcp threads/pt2pt threads/comm threads/coll -- \
     OMPI_MCA_pml_zcomp_enable=1 OMPI_MCA_pml_zcomp_strategy=always \
     OMPI_MCA_btl=tcp,self OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo

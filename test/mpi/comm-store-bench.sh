@@ -4,6 +4,7 @@
 # not depend on machine load are checked: every split takes one allreduce
 # with the highest policy and more with lowest, and rbtree's density is 1.
 . "$TEST_LIB"
+needs ompi/mca/comm_store
 PREFIX=$PREFIX "$TOP/bench/comm_store_bench.sh" --quick >bench.txt 2>&1 || { cat bench.txt; fail "benchmark failed"; }
 cat bench.txt
 assert_grep '^0B  radix  median .* ratio vs flat [0-9.]+$' bench.txt "no ping-pong ratio"

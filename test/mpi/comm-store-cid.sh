@@ -12,6 +12,7 @@
 #    creating/freeing 5 x the limit wraps around;
 #  - density: rbtree 1.0; radix unlinks emptied chunks (256-slot cells).
 . "$TEST_LIB"
+needs ompi/mca/comm_store
 build_mpi "$TOP/test/mpi/src/comm_store_cid.c" cid -lpthread
 
 run() {   # run OUT NP ARGS...

@@ -28,6 +28,7 @@
 # back unchanged); entries kept for a reused CID (flat); rank translation
 # of groups met after the first rebuild.
 . "$TEST_LIB"
+needs ompi/mca/comm_store
 OBJ=$OVERLAY_BUILD_DIR/obj
 DLL=$PREFIX/lib/openmpi/libompi_dbg_msgq.so
 [ -f "$OBJ/opal/include/opal_config.h" ] || skip "no configured object tree in $OBJ"

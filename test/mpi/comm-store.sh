@@ -6,6 +6,7 @@
 # are tested in comm-store-cid.sh); selection works by environment and through the site parameter file; an
 # unknown component name fails with Open MPI's usual message.
 . "$TEST_LIB"
+needs ompi/mca/comm_store
 build_mpi "$TOP/test/mpi/src/comm_churn.c" churn
 for c in flat rbtree radix; do
     for p in lowest highest; do

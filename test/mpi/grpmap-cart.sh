@@ -13,6 +13,7 @@
 # lattice like any form (prefer_lattice 0), and with stock settings
 # (dense groups).
 . "$TEST_LIB"
+needs ompi/mca/grpmap
 build_mpi "$TOP/test/mpi/src/grpmap_cart.c" cart
 for np in 2 3 4 6 8; do
     for how in lattice hybrid weighed stock; do

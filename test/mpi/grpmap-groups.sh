@@ -13,6 +13,7 @@
 # group with spawned processes (another job) stays dense; bad values stop
 # MPI_Init with a message naming the variable.
 . "$TEST_LIB"
+needs ompi/mca/grpmap
 build_mpi "$TOP/test/mpi/src/grpmap_groups.c" groups
 forms=$("$OMPI_INFO" --parsable | awk -F: '$1 == "mca" && $2 == "grpmap" && $3 != "base" {print $3}' | sort -u)
 for f in lattice bitmap gap array wtr bwt; do

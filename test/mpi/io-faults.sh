@@ -14,6 +14,7 @@
 # (test/mpi/src/io_faults.c).  ROMIO's findings are printed, not judged
 # (this suite does not patch ROMIO).
 . "$TEST_LIB"
+needs patch:0010 patch:0011 patch:0012 patch:0013 patch:0014
 build_mpi "$TOP/test/mpi/src/io_faults.c" t -ldl
 gcc -shared -fPIC -O2 -Wall -Werror -o shim.so "$TOP/test/common/io_fault_shim.c" -ldl ||
     fail "cannot build the fault shim"

@@ -12,6 +12,7 @@
 # vulcan (the default), dynamic_gen2 and two_phase, and never ended with
 # a sieve buffer smaller than a piece.
 . "$TEST_LIB"
+needs patch:0015 patch:0016 patch:0017
 build_mpi "$TOP/test/mpi/src/io_holes.c" holes
 for c in vulcan dynamic dynamic_gen2 two_phase individual la_twophase; do
     sizes="default 4096"

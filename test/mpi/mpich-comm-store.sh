@@ -6,6 +6,7 @@
 # test/extended/mpich-comm-store-radix.sh runs the whole of comm/ with it
 # (not in CI's time).
 . "$TEST_LIB"
+needs ompi/mca/comm_store
 for c in rbtree; do
     "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" comm -- OMPI_MCA_comm_store=$c | tee "$c.txt"
     assert_grep '^mpich comm: [0-9]+ passed, 0 failed, 2 expected failures' "$c.txt" \

@@ -8,6 +8,7 @@
 # (pml_ob1_sparse_peers_min 0) and grpmap's linear translation cache on every
 # group: ob1-sparse.sh's other cache, run here to spare CI a run of comm/.
 . "$TEST_LIB"
+needs ompi/mca/grpmap
 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" group comm topo -- OMPI_MCA_grpmap_base_min_size=0 \
     OMPI_MCA_grpmap=lattice,bitmap,gap,bdd,wtr OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0 \
     OMPI_MCA_grpmap_base_cache=linear OMPI_MCA_grpmap_base_cache_min_size=0 | tee out.txt

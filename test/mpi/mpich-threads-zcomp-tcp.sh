@@ -15,6 +15,7 @@
 # (communicator creation from threads, small messages that zcomp sends raw),
 # which mpich-threads-comm-store.sh and pml-ucx.sh run.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 MPICH_SKIP="multisend4 mt_sendrecv_huge mt_isendirecv_huge mt_probe_sendrecv_huge mt_mprobe_sendrecv_huge" \
     mpich_clean zcomp-always-tcp threads/pt2pt threads/coll -- \
     OMPI_MCA_pml_zcomp_enable=1 OMPI_MCA_pml_zcomp_strategy=always \

@@ -5,6 +5,7 @@
 # CI budget on 2 cores; see the component README for a full run), pass
 # exactly as on stock Open MPI (expected failures and skips in test/mpich/).
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 Z=(OMPI_MCA_pml_zcomp_enable=1 OMPI_MCA_pml_zcomp_strategy=always)
 "$TOP/contrib/mpich-tests.sh" -p "$PREFIX" pt2pt -- "${Z[@]}" | tee pt2pt.txt
 assert_grep "^mpich pt2pt: [0-9]+ passed, 0 failed" pt2pt.txt "MPICH pt2pt/ lost a test with zcomp"

@@ -24,6 +24,7 @@
 #    one-chunk communicators flat, the default, runs in
 #    mpich-grpmap-sets.sh's comm/ and topo/).
 . "$TEST_LIB"
+needs patch:0005
 "$PREFIX/bin/ompi_info" --param pml ob1 --level 9 >info.txt 2>&1
 assert_grep 'sparse_peers_min' info.txt "ompi_info does not show pml_ob1_sparse_peers_min"
 assert_grep 'two-level table' info.txt "pml_ob1_sparse_peers_min has no help text"

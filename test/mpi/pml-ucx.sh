@@ -44,6 +44,7 @@
 # comm/ and threads/comm (comm_store) and io/ (la_twophase) directories,
 # the ones these components run under ob1 in mpich-*.sh, once each.
 . "$TEST_LIB"
+needs ompi/mca/comm_store
 "$OMPI_INFO" --parsable | grep -q '^mca:pml:ucx:' ||
     skip "this installation has no pml ucx (configure --with-ucx)"
 "$OMPI_INFO" --parsable | grep -q '^mca:osc:ucx:' ||

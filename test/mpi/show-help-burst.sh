@@ -17,6 +17,7 @@
 # 501 and 513, or "Out of resource") and lost them in 24 of 50 such runs
 # on 2 cores: 12 runs miss it about once in 4,000.
 . "$TEST_LIB"
+needs patch:0008
 "$OMPI_INFO" --parsable | grep -q '^mca:osc:pt2pt:' || skip "no osc pt2pt component"
 build_mpi "$TOP/test/mpi/src/show_help_burst.c" shb
 np=8 rounds=20 runs=12

@@ -6,6 +6,7 @@
 # re-sampling too), then random (raw).  On a path zcomp is told is slow, so
 # that the ratios decide; every message's data is checked.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_adapt.c" adapt "$TOP/test/common/datasets.c" -lm
 run_adapt() {  # name [mpirun args]
     local name=$1; shift

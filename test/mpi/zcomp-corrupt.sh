@@ -4,6 +4,7 @@
 # error on the receiving request: no crash, nothing written past the user's
 # buffer, the messages before and after it intact, a show_help message.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_corrupt.c" corrupt
 Z="--mca pml_zcomp_enable 1 --mca pml_zcomp_strategy always"
 # single-chunk messages (inline and not): every 2nd is corrupt

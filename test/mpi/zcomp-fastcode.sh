@@ -8,6 +8,7 @@
 # chunks and no per-message overhead, so that the decision after the reset
 # turns on the codec's speed against the path's alone.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_fastcode.c" fastcode
 printf '0 0 1000\n0 1 10\n' >cal.txt
 mpirun_t -np 2 --mca pml_zcomp_enable 1 --mca pml_zcomp_calibration_file "$PWD/cal.txt" \

@@ -3,6 +3,7 @@
 # decides adaptively and writes one file per rank at MPI_Finalize; the next
 # run follows it (every message class it lists is decided from the file).
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_semantics.c" sem
 Z=(--mca pml_zcomp_enable 1 --mca pml_zcomp_strategy guided --mca pml_zcomp_decision_file "$PWD/dec"
    --mca pml_zcomp_path_bandwidth 10 --mca pml_zcomp_verbose 10)

@@ -5,6 +5,7 @@
 # them) and say so once; its data arrives intact.  Without the check it got
 # zcomp's header and compressed bytes as its data.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_corrupt.c" sendcheck
 # rank 1 switches zcomp off in its own environment
 cat >rank1-off.sh <<'SH'

@@ -10,6 +10,7 @@
 # fails as on stock (before: zcomp "won" with an empty module and MPI_Init
 # called through NULL pointers).  Skipped when this build has no pml ucx.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 "$OMPI_INFO" | grep -E 'MCA pml: ucx ' >/dev/null || skip "ompi_info lists no pml ucx (built without UCX)"
 build_mpi "$TOP/test/mpi/src/zcomp_corrupt.c" sendcheck
 build_mpi "$TOP/test/mpi/src/zcomp_semantics.c" sem

@@ -9,6 +9,7 @@
 # on shared memory (where it must keep data raw).  The MPI_T counters prove
 # that messages really were compressed (or not).
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_semantics.c" sem
 Z="--mca pml_zcomp_enable 1"
 

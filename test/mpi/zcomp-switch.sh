@@ -5,6 +5,7 @@
 # and the site parameter file; '--mca pml zcomp' fails with a message that
 # names pml_zcomp_enable; a bad codec name is reported.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 "$OMPI_INFO" | grep -E 'MCA pml: zcomp' >/dev/null || fail "ompi_info does not list pml zcomp"
 "$OMPI_INFO" --param pml zcomp --level 9 >param.txt
 for p in enable strategy codec candidates threshold chunk_size path_bandwidth calibration_file decision_file; do

@@ -6,6 +6,7 @@
 # failed before zcomp kept ob1 from unpacking its header into the user's
 # buffer (found by mpi4py's suite; issue 23).  Also on stock, as reference.
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_tail.c" tail
 Z=(--mca pml_zcomp_enable 1 --mca pml_zcomp_strategy always --mca pml_zcomp_threshold 1 --mca pml_zcomp_verbose 1)
 for np in 2 3; do

@@ -11,6 +11,7 @@
 # "received a corrupt compressed message from rank N" (a message to itself
 # inline in a header larger than the self BTL's eager limit).
 . "$TEST_LIB"
+needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_threads.c" zt -pthread
 Z=(--mca pml_zcomp_enable 1)
 SM=(--mca btl vader,self)
