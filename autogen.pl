@@ -15,8 +15,8 @@
 #   3. lays this tree's ompi/, opal/ and config/ files over it (a directory that
 #      holds a file named .overlay-owned replaces upstream's directory whole;
 #      the profile's OMPI_OVERLAY_SKIP directories are left out);
-#   4. applies the series' patches, config/patches/<series>/*.patch (4.1: or
-#      config/patches/*.patch), in name order, stopping at the first one that
+#   4. applies the series' patches, config/patches/<series>/*.patch, in name
+#      order (with the profile's OMPI_PATCH_FUZZ), stopping at the first one that
 #      does not apply;
 #   5. runs upstream's autogen.pl --force in the staging tree.
 #
@@ -367,10 +367,9 @@ sub overlay_files {
     return (\%files, [sort @owned]);
 }
 
-# The series' patches: config/patches/<series>/, or for 4.1 (whose patches
-# have not all moved there yet) config/patches/ itself.
+# The series' patches: config/patches/<series>/.
 my $patchdir = "config/patches/$version{OMPI_SERIES}";
-$patchdir = 'config/patches' if !-d "$top/$patchdir" && $version{OMPI_SERIES} eq '4.1';
+fail("no directory $patchdir for the series of Open MPI $base") unless -d "$top/$patchdir";
 
 sub patch_series {
     my @p = sort glob("$top/$patchdir/*.patch");

@@ -23,14 +23,12 @@ note() { echo "== $*"; }
 # have WHAT: true if this base has WHAT, one of
 #   an overlay directory (ompi/mca/comm_store): the base's profile may leave
 #     it out (OMPI_OVERLAY_SKIP, a core hook not yet ported);
-#   patch:NNNN: the series' patch NNNN-*.patch (config/patches/<series>/, or
-#     config/patches/ for 4.1).
+#   patch:NNNN: the series' patch config/patches/<series>/NNNN-*.patch.
 # needs WHAT...: skip the test, saying why, unless this base has each WHAT.
 have() {
     local w=$1 s pdir=$TOP/config/patches/$OMPI_SERIES
     case $w in
         patch:*)
-            [ -d "$pdir" ] || [ "$OMPI_SERIES" != 4.1 ] || pdir=$TOP/config/patches
             compgen -G "$pdir/${w#patch:}-*.patch" >/dev/null ;;
         *)
             [ -d "$TOP/$w" ] || fail "have: no directory $w in the overlay"
@@ -55,6 +53,10 @@ needs() {
 # deprecated alias that warns).
 SHM_BTL=vader
 [ "$OMPI_SERIES" = 4.1 ] || SHM_BTL=sm
+# OMPIO's fcoll components and ROMIO's io component: 5.0 has no fcoll
+# two_phase, and a newer ROMIO.
+FCOLLS="vulcan dynamic dynamic_gen2 two_phase individual la_twophase" ROMIO=romio321
+[ "$OMPI_SERIES" = 4.1 ] || FCOLLS="vulcan dynamic dynamic_gen2 individual la_twophase" ROMIO=romio341
 
 # mpirun with the flags every test needs: oversubscription (2 cores, up to 8
 # ranks) and, only when the tests run as root, Open MPI's root consent.
@@ -175,7 +177,7 @@ copy_overlay() {
     mkdir -p "$1"
     cp -a "$TOP/autogen.pl" "$TOP/VERSION" "$TOP/quickstart.sh" "$1/"
     local d; for d in ompi opal config; do [ -d "$TOP/$d" ] && cp -a "$TOP/$d" "$1/"; done
-    mkdir -p "$1/config/patches"
+    mkdir -p "$1/config/patches/$OMPI_SERIES"
 }
 
 # The prepared Open MPI source tree (for unit tests that need OPAL headers).

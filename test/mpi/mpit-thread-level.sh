@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # MPI_T_init_thread leaves MPI's thread level alone
-# (config/patches/0006-mpit-own-thread-level.patch): test/mpi/src/
+# (config/patches/4.1/0006-mpit-own-thread-level.patch): test/mpi/src/
 # mpit_thread_level.c asks MPI for MPI_THREAD_MULTIPLE and MPI_T for
 # MPI_THREAD_SINGLE, checks MPI_Query_thread and the nested MPI_T level
 # (deterministic: 4.1.4 fails these at once), then runs 4 threads' rings of

@@ -3,7 +3,7 @@
 # Copyright (c) 2026 The ompi-research-components authors.
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# ob1's sparse peer table (config/patches/0005-ob1-sparse-peer-table.patch,
+# ob1's sparse peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch,
 # MCA variable pml_ob1_sparse_peers_min):
 #  - ompi_info shows the variable with its help text;
 #  - ompi_info's default is 0 (every communicator sparse);

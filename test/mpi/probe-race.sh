@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # Probes racing receives of the same messages under MPI_THREAD_MULTIPLE
-# (config/patches/0007-ob1-probe-under-matching-lock.patch): test/mpi/src/
+# (config/patches/4.1/0007-ob1-probe-under-matching-lock.patch): test/mpi/src/
 # probe_race.c, 50,000 pairs of messages, 3 runs each over shared memory
 # and TCP, on ob1 alone and under zcomp (strategy always, where the bug
 # first showed as MPICH's mt_iprobe_sendrecv_huge failing); every probe

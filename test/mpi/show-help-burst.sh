@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # show_help messages sent by every rank at once all reach mpirun
-# (config/patches/0008-show-help-self-send-copy.patch, issue #23):
+# (config/patches/4.1/0008-show-help-self-send-copy.patch, issue #23):
 # test/mpi/src/show_help_burst.c, 8 ranks under MPI_THREAD_MULTIPLE with
 # osc pt2pt, each refused 20 window creations, each refusal a show_help
 # ("The OSC pt2pt component does not support MPI_THREAD_MULTIPLE"), 12

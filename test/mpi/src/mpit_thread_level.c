@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * MPI_T_init_thread must not change MPI's thread level
- * (config/patches/0006-mpit-own-thread-level.patch).  The program asks MPI
+ * (config/patches/4.1/0006-mpit-own-thread-level.patch).  The program asks MPI
  * for MPI_THREAD_MULTIPLE and the tools interface for MPI_THREAD_SINGLE, as
  * a tool inside a threaded program does, then:
  *  - MPI_Query_thread must still say MPI_THREAD_MULTIPLE (4.1.4 said

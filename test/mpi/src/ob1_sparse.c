@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * ob1's peer table (config/patches/0005-ob1-sparse-peer-table.patch), read
+ * ob1's peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch), read
  * through its communicator-bound pvar pml_ob1_peer_table_bytes:
  *   ob1_sparse flat    the table is one pointer per member (8n bytes);
  *   ob1_sparse sparse  one pointer per 256 ranks until a peer is contacted,

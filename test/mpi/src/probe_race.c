@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * MPI_Iprobe racing MPI_Recv on the same messages
- * (config/patches/0007-ob1-probe-under-matching-lock.patch).  Rank 0 sends
+ * (config/patches/4.1/0007-ob1-probe-under-matching-lock.patch).  Rank 0 sends
  * N pairs: 16 ints on tag 1, then 3 chars on tag 2.  On rank 1, 4 threads
  * each loop MPI_Iprobe(0, tag 1) -> check the status -> MPI_Recv(tag 1),
  * while the main thread receives the tag-2 messages.  A probe must report

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * Every rank sends a show_help message at the same moment, ROUNDS times
- * (config/patches/0008-show-help-self-send-copy.patch, issue #23).  Run
+ * (config/patches/4.1/0008-show-help-self-send-copy.patch, issue #23).  Run
  * with --mca osc pt2pt: under MPI_THREAD_MULTIPLE, osc pt2pt refuses each
  * MPI_Win_create with the show_help "The OSC pt2pt component does not
  * support MPI_THREAD_MULTIPLE" (help-osc-pt2pt.txt /
