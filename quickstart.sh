@@ -213,11 +213,17 @@ do_build() {
        || [ "$(cat "$OBJ/.configure-args" 2>/dev/null)" != "$args" ]; then
         # configure resets every dependency file to "# dummy", after which
         # make no longer sees header changes (a patched group.h, say) and
-        # keeps objects built against the old headers: start from clean
-        # objects (ccache makes the rebuild cheap).
+        # keeps objects built against the old headers: start from an empty
+        # object tree (ccache makes the rebuild cheap).  Not "make clean":
+        # the old Makefiles run aclocal and automake on a source tree that
+        # autogen.pl has just prepared afresh, which leaves configure older
+        # than aclocal.m4, and make install then reruns autoconf without
+        # Open MPI's macro path (a broken configure: "possibly undefined
+        # macro: AC_MSG_ERROR").
         if [ -f "$OBJ/Makefile" ]; then
-            say "cleaning the object tree before reconfiguring"
-            make -C "$OBJ" clean >"$LOGS/clean.log" 2>&1 || true
+            say "emptying the object tree before reconfiguring"
+            rm -rf "$OBJ"
+            mkdir -p "$OBJ"
         fi
         say "configuring (5 to 10 minutes on 2 cores; log: $LOGS/configure.log)"
         t0=$(stamp)
