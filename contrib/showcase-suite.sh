@@ -36,15 +36,24 @@ t_start=$(date +%s)
 # The components this installation has (a base may not carry them all yet).
 "$PREFIX/bin/ompi_info" --parsable >"$W/info.txt" 2>/dev/null || true
 have() { grep -q "^mca:$1:$2:" "$W/info.txt"; }
+# 5.0 renamed the shared-memory BTL vader to sm, and its mpirun (PRRTE's)
+# takes oversubscription as a mapping modifier.
+SHM=vader OVERSUB=(--oversubscribe)
+case $(sed -n 's/^ompi:version:full://p' "$W/info.txt") in
+    4.*) ;;
+    *) SHM=sm OVERSUB=(--map-by :OVERSUBSCRIBE) ;;
+esac
 ARCH=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 
 say() { printf '%s\n' "$*"; }
 cannot() { say "  (cannot run: $*)"; }
 run() {   # run SECONDS mpirun-args...: this installation's mpirun, time-limited
     local s=$1; shift
-    timeout -k 5 "$s" "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe "$@"
+    timeout -k 5 "$s" "$PREFIX/bin/mpirun" "${root[@]}" "${OVERSUB[@]}" "$@"
 }
 TCP=(--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo)
+# 5.0's runtime (PRRTE) takes its own parameters with --prtemca
+[ "$SHM" = vader ] || TCP=(--mca btl tcp,self --mca btl_tcp_if_include lo --prtemca oob_tcp_if_include lo)
 
 # shaped CMD...: CMD in a private network namespace whose loopback is a
 # 1 Gbit/s link (tc token bucket); nothing outside is touched.
@@ -108,7 +117,7 @@ if ! have fcoll la_twophase; then
 elif ! "$MPICC" -O2 -I"$TOP/test/common" -o "$W/fb" "$TOP/bench/fcoll_bench.c" 2>"$W/cc.err"; then
     cannot "the benchmark does not build: $(head -n 1 "$W/cc.err")"
 else
-    net=(--mca btl vader,self) pre=() where="over shared memory"
+    net=(--mca btl $SHM,self) pre=() where="over shared memory"
     [ -z "$shape_why" ] && { net=("${TCP[@]}"); pre=(shaped); where="over a 1 Gbit/s link"; }
     dir=/dev/shm; [ -w "$dir" ] || dir=$W
     declare -A T B
@@ -159,7 +168,7 @@ if ! have redist cyclic; then
     cannot "redist is not built on this Open MPI base"
 elif ! "$MPICC" -O2 -I"$TOP/test/common" -o "$W/rb" "$TOP/bench/redist_bench.c" 2>"$W/cc.err"; then
     cannot "the benchmark does not build (no madre extension?): $(head -n 1 "$W/cc.err")"
-elif ! run 60 -np 4 --mca btl vader,self "$W/rb" -b 256 -r 3 -M exp1-80 cyclic >"$W/rb.txt" 2>&1; then
+elif ! run 60 -np 4 --mca btl $SHM,self "$W/rb" -b 256 -r 3 -M exp1-80 cyclic >"$W/rb.txt" 2>&1; then
     cannot "the benchmark failed: $(tail -n 1 "$W/rb.txt")"
 else
     # row <map> <component> <exec_ms> <base_ms> <ratio> <create_ms> <pvar_peak> <heap_peak> <base_heap_peak> <base_extra>
@@ -178,7 +187,7 @@ elif ! "$MPICC" -O2 -I"$TOP/test/common" -o "$W/cb" "$TOP/bench/comm_store_bench
 else
     declare -A L
     for st in flat rbtree radix; do
-        L[$st]=$(run 60 -np 2 --mca btl vader,self --mca comm_store "$st" "$W/cb" pingpong 10000 20000 2>"$W/cb.err" |
+        L[$st]=$(run 60 -np 2 --mca btl $SHM,self --mca comm_store "$st" "$W/cb" pingpong 10000 20000 2>"$W/cb.err" |
                  awk '$1 == "pingpong" { print $5 }')
         [ -n "${L[$st]}" ] || { cannot "$st: $(tail -n 1 "$W/cb.err")"; break; }
     done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 35: a file-system failure under MPI-IO is never success.  For every
-# fcoll component of OMPIO (vulcan, dynamic, dynamic_gen2, two_phase,
+# fcoll component of OMPIO (vulcan, dynamic, dynamic_gen2, two_phase (4.1),
 # individual, la_twophase) and for ROMIO as the reference, one run each:
 # an injected EIO and an injected short transfer on rank 0's first write,
 # read or fsync of a file (test/common/io_fault_shim.c, LD_PRELOAD) and,
@@ -35,8 +35,8 @@ FAULTS=$WFAULTS,eio-read,short-read,eagain-aio
 SHIM=(-x LD_PRELOAD="$PWD/shim.so")
 BYTES=262144    # a rank: 4 pieces of 64 KiB
 
-# IO_FAULTS_FCOLLS: the components to run (by hand; default all six)
-for c in ${IO_FAULTS_FCOLLS:-vulcan dynamic dynamic_gen2 two_phase individual la_twophase}; do
+# IO_FAULTS_FCOLLS: the components to run (by hand; default all)
+for c in ${IO_FAULTS_FCOLLS:-$FCOLLS}; do
     run_to 300 "$c.txt" -np 4 "${SHIM[@]}" --mca io ompio --mca fcoll "$c" ./t "$D" "$OK" "$FAULTS" "$BYTES" ||
         { grep -v '^iofault' "$c.txt" | tail -25; fail "fcoll $c: a rule broke (above)"; }
     assert_grep "^io_faults: $FAULTS OK" "$c.txt" "fcoll $c"
@@ -47,10 +47,10 @@ done
 # other ranks wait for it for ever (write_at), and a collective read whose
 # aggregator's read fails hangs (read_at_all), as OMPIO's did.
 printf 'romio_ds_write disable\nromio_ds_read disable\n' >romio-hints
-run_to 300 romio.txt -np 4 "${SHIM[@]}" -x ROMIO_HINTS="$PWD/romio-hints" --mca io romio321 \
+run_to 300 romio.txt -np 4 "${SHIM[@]}" -x ROMIO_HINTS="$PWD/romio-hints" --mca io $ROMIO \
     ./t "$D" "$OK" "$WFAULTS" "$BYTES" reference ||
-    { tail -20 romio.txt; fail "romio321: the run broke"; }
-grep -E '^(io_faults|REFERENCE)' romio.txt | sed 's/^/romio321 (reference): /'
+    { tail -20 romio.txt; fail "$ROMIO: the run broke"; }
+grep -E '^(io_faults|REFERENCE)' romio.txt | sed "s/^/$ROMIO (reference): /"
 for f in vulcan two_phase la_twophase romio; do
     [ -f "$f.txt" ] && grep -h ' ranks failed' "$f.txt" | sed "s/^/$f: /"
 done
