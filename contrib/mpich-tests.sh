@@ -56,6 +56,9 @@ fi
 # Configure once per installation (the tests link this prefix's libmpi).
 if [ "$(cat "$src/.configured-for" 2>/dev/null)" != "$PREFIX" ]; then
     echo "mpich-tests: configuring MPICH's tests against $PREFIX"
+    # Programs built against another installation are newer than their
+    # sources, so make would keep them (and their run path to it).
+    if [ -f "$src/Makefile" ]; then make -C "$src" clean >/dev/null 2>&1 || true; fi
     (cd "$src" && ./configure --with-mpi="$PREFIX" --disable-fortran --disable-cxx \
         --disable-spawn MPICC="$PREFIX/bin/mpicc" CC="$PREFIX/bin/mpicc" >configure.log 2>&1 \
         && make -C util >/dev/null 2>&1 && make -C dtpools >/dev/null 2>&1) \
