@@ -134,8 +134,11 @@ configure_args() {
 # PRRTE bundled.  Debian 13 builds on its external PMIx 5.0; the PRRTE
 # bundled with 5.0.7 (3.0.8) needs PMIx >= 4.2.4, so on Debian 12, whose
 # libpmix-dev is 4.2.2, both take the PMIx bundled with 5.0.7 (5.0.5).
-# 5.0 has no C++ bindings, no MPI-1 compatibility switch, no verbs or PSM
-# (Debian still passes --with-verbs and --with-psm; 5.0.7 ignores them).
+# 5.0 has no C++ bindings and no verbs or PSM (Debian still passes
+# --with-verbs and --with-psm; 5.0.7 ignores them).  Debian 13 leaves the
+# MPI-1 names undeclared (no --enable-mpi1-compatibility), and so does this
+# line: a drop-in compiles what Debian's compiles (MPICH's tests, which call
+# them, get Open MPI's OMPI_OMIT_MPI1_COMPAT_DECLS=0: contrib/mpich-tests.sh).
 configure_args_50() {
     local pmix=$1 opt ver
     ver=$(sed -n 's/^#define PMIX_NUMERIC_VERSION *0x\([0-9a-fA-F]*\).*/\1/p' "$pmix/include/pmix_version.h")
@@ -169,7 +172,8 @@ configure_args_50() {
         "--without-lsf" "--without-alps"
 }
 
-# Debian's openmpi-bin ships these site defaults in
+# Debian's openmpi-bin (Debian 12's 4.1.4 and Debian 13's 5.0.7 alike:
+# debian/patches/no-warning-unused.patch) ships these site defaults in
 # /etc/openmpi/openmpi-mca-params.conf (see its README.Debian): UCX, the
 # verbs and libfabric BTLs and the OFI MTL are built but not chosen by
 # default, so that machines without RDMA hardware get no device warnings and
@@ -181,8 +185,6 @@ configure_args_50() {
 site_defaults() {
     local conf=$PREFIX/etc/openmpi-mca-params.conf
     [ -f "$conf" ] || die "make install did not install $conf"
-    # Debian 13's openmpi 5.0.7 ships upstream's file unchanged.
-    [ "$OMPI_SERIES" = 4.1 ] || return 0
     grep -q '^# >>> Debian site defaults' "$conf" && return 0
     cat >>"$conf" <<'CONF'
 # >>> Debian site defaults (written by quickstart.sh; as Debian's openmpi-bin)

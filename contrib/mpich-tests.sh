@@ -53,6 +53,15 @@ if [ -z "$src" ]; then
     tar -xf "$tarball" -C "$work" "$top/test/mpi"
     src=$work/$top/test/mpi
 fi
+# The installation's release series (4.1, 5.0): its own expected failures.
+series=$("$PREFIX/bin/ompi_info" --version 2>/dev/null | sed -n 's/^Open MPI v\([0-9]*\.[0-9]*\).*/\1/p' | head -1)
+[ -n "$series" ] || { echo "mpich-tests: cannot tell the Open MPI series of $PREFIX (ompi_info --version)" >&2; exit 2; }
+# MPICH's tests (dtpools) call MPI-1 functions that MPI-3.0 removed.  Open
+# MPI keeps them in libmpi; 4.1 here is built with their declarations
+# (--enable-mpi1-compatibility), and on another series Open MPI's own switch
+# declares them for these programs only.
+mpi1=""
+[ "$series" = 4.1 ] || mpi1=-DOMPI_OMIT_MPI1_COMPAT_DECLS=0
 # Configure once per installation (the tests link this prefix's libmpi).
 if [ "$(cat "$src/.configured-for" 2>/dev/null)" != "$PREFIX" ]; then
     echo "mpich-tests: configuring MPICH's tests against $PREFIX"
@@ -60,13 +69,22 @@ if [ "$(cat "$src/.configured-for" 2>/dev/null)" != "$PREFIX" ]; then
     # sources, so make would keep them (and their run path to it).
     if [ -f "$src/Makefile" ]; then make -C "$src" clean >/dev/null 2>&1 || true; fi
     (cd "$src" && ./configure --with-mpi="$PREFIX" --disable-fortran --disable-cxx \
-        --disable-spawn MPICC="$PREFIX/bin/mpicc" CC="$PREFIX/bin/mpicc" >configure.log 2>&1 \
+        --disable-spawn MPICC="$PREFIX/bin/mpicc" CC="$PREFIX/bin/mpicc" ${mpi1:+CPPFLAGS="$mpi1"} >configure.log 2>&1 \
         && make -C util >/dev/null 2>&1 && make -C dtpools >/dev/null 2>&1) \
         || { echo "mpich-tests: configure failed ($src/configure.log)" >&2; exit 2; }
     echo "$PREFIX" >"$src/.configured-for"
 fi
 
 export OMPI_MCA_rmaps_base_oversubscribe=1 MPITEST_TIMEOUT=${MPITEST_TIMEOUT:-120}
+# 5.0's mpirun is PRRTE's, which takes oversubscription from its own mapping
+# policy.  5.0's TCP BTL prints "Unable to find reachable pairing between
+# local and remote interfaces" in every job of 2 or more ranks on a host
+# with IPv6 addresses besides IPv4 (open-mpi/ompi#14079; Debian 13's 5.0.7
+# too), which MPICH's harness counts as a failure: TCP over IPv4 only.
+if [ "$series" != 4.1 ]; then
+    export PRTE_MCA_rmaps_default_mapping_policy=:OVERSUBSCRIBE
+    export OMPI_MCA_btl_tcp_disable_family=${OMPI_MCA_btl_tcp_disable_family:-6}
+fi
 # Without PSM hardware (a test machine) pml cm cannot win, yet probing the
 # psm and psm2 MTLs costs every MPI_Init 0.2 s (0.88 -> 0.67 s for 4 ranks
 # here), a quarter of each of the suite's thousands of short runs.  Left out
@@ -93,9 +111,6 @@ for d in "${dirs[@]}"; do
     while read -r e; do run_dirs+=("$e"); done < <(expand "$d")
 done
 
-# The installation's release series (4.1, 5.0): its own expected failures.
-series=$("$PREFIX/bin/ompi_info" --version 2>/dev/null | sed -n 's/^Open MPI v\([0-9]*\.[0-9]*\).*/\1/p' | head -1)
-[ -n "$series" ] || { echo "mpich-tests: cannot tell the Open MPI series of $PREFIX (ompi_info --version)" >&2; exit 2; }
 lists=$TOP/test/mpich
 [ "$series" = 4.1 ] || lists=$TOP/test/mpich/$series
 status=0
@@ -114,7 +129,8 @@ for d in "${run_dirs[@]}"; do
         -xmlfile=out.xml >run.log 2>&1 || true)
     [ -f "$src/$d/out.xml" ] || { echo "mpich-tests: FAIL: $d produced no results ($src/$d/run.log)" >&2; exit 1; }
     # One line per test run: name and pass/fail.
-    grep -o '<NAME>[^<]*</NAME>\|<STATUS>[^<]*</STATUS>' "$src/$d/out.xml" | paste - - |
+    # (-a: a failing test's output may hold binary bytes)
+    grep -a -o '<NAME>[^<]*</NAME>\|<STATUS>[^<]*</STATUS>' "$src/$d/out.xml" | paste - - |
         sed 's/<[^>]*>//g' | sort -u >"$work/$flat.results"
     pass=0 fail=0 xfail=0
     while read -r name st; do
