@@ -194,9 +194,13 @@ UNIT_INC="-I$TOP -I$TOP/test/common -I$OMPI_SRC/opal/include"
 # (headers from the prepared source and object trees, the installed
 # libopen-pal), such as framework-level tests and benchmarks.
 OMPI_OBJ=$OVERLAY_BUILD_DIR/obj
+# 5.0's OPAL headers include pmix.h: the installed one (the bundled PMIx on
+# Debian 12, which it installs beside mpi.h).
+OPAL_PMIX_INC=""
+[ "$OMPI_SERIES" = 4.1 ] || OPAL_PMIX_INC=-I$PREFIX/include
 build_opal() {
     local out=$1; shift
     gcc -std=gnu99 -O2 -Wall -Werror -o "$out" -I"$OMPI_OBJ" -I"$OMPI_OBJ/opal/include" \
-        -I"$OMPI_SRC" -I"$OMPI_SRC/opal/include" -I"$TOP/test/common" "$@" \
+        -I"$OMPI_SRC" -I"$OMPI_SRC/opal/include" -I"$TOP/test/common" ${OPAL_PMIX_INC:+"$OPAL_PMIX_INC"} "$@" \
         -L"$PREFIX/lib" -Wl,-rpath,"$PREFIX/lib" -lopen-pal || fail "cannot build $out"
 }

@@ -83,7 +83,9 @@ seq 1 400000 >up.bin
 cat up.bin up.bin >up2.bin
 gzip -c up.bin >up.gz1; gzip -9 -c up.bin >up.gz2; cat up.gz1 up.gz2 >up2.bin.gz
 bzip2 -c up.bin >up.bin.bz2
-for f in up2.bin.gz up.bin.bz2; do
+# (.bz2 files are bzip's, which only 4.1 has)
+ups=up2.bin.gz; [ $bzip = 0 ] || ups="$ups up.bin.bz2"
+for f in $ups; do
     out=${f%.*}
     mv "$out" "$out.orig"
     ./cf --decompress "$f" >dec.txt 2>&1 || { cat dec.txt; fail "opal_compress cannot read $f"; }
@@ -111,7 +113,7 @@ assert_grep '^codecs: lzo,lz4,zstd,bzip2,fpc,rle,huffman,rice$' badgz.txt "gzip 
 # with a message naming it, and the eight codecs still work.
 mkdir plugins
 gcc -shared -fPIC -o plugins/mca_compress_stale.so -I"$OMPI_OBJ" -I"$OMPI_OBJ/opal/include" \
-    -I"$OMPI_SRC" -I"$OMPI_SRC/opal/include" "$TOP/test/mpi/src/stale_compress_component.c" \
+    -I"$OMPI_SRC" -I"$OMPI_SRC/opal/include" ${OPAL_PMIX_INC:+"$OPAL_PMIX_INC"} "$TOP/test/mpi/src/stale_compress_component.c" \
     || fail "cannot build the stale plugin"
 OMPI_MCA_mca_base_component_path=$PWD/plugins:$PREFIX/lib/openmpi ./cf "$TEST_TMP" >stale.txt 2>&1 \
     || { cat stale.txt; fail "a stale plugin broke the framework"; }
