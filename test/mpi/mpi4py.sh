@@ -134,15 +134,21 @@ STOCK_NOISE=
 # whose verbose level is raised), none of them saying that something failed.
 ALLOWED='^(\[[^]]*\] )?(comm_store: |zcomp: |grpmap:|redist: |fcoll:|mca: base: |mca:base:select:|select: )'
 
-# A rank's stderr and stdout under mpirun --output-filename $out: 4.1's
-# ORTE writes $out/1/rank.R/stderr, 5.0's PRRTE $out.<job>.R.err and .out
-# (the latter only when the rank printed to stdout).
+# A rank's stderr and stdout: 4.1's mpirun --output-filename $out writes
+# $out/1/rank.R/stderr and stdout.  5.0's (PRRTE's) breaks lines where its
+# reads of a rank's pipe end (a verbose line came out as "[vm:18" and
+# "441] select: ..."), so on 5.0 each rank writes its own files,
+# $out.R.err and $out.R.out, past mpirun.
 rank_err() {
-    if [ "$OMPI_SERIES" = 4.1 ]; then echo "$out"/*/rank.$1/stderr; else echo "$out".*.$1.err; fi
+    if [ "$OMPI_SERIES" = 4.1 ]; then echo "$out"/*/rank.$1/stderr; else echo "$out".$1.err; fi
 }
 rank_out() {
-    if [ "$OMPI_SERIES" = 4.1 ]; then echo "$out"/*/rank.$1/stdout
-    else compgen -G "$out.*.$1.out" || true; fi
+    if [ "$OMPI_SERIES" = 4.1 ]; then echo "$out"/*/rank.$1/stdout; else echo "$out".$1.out; fi
+}
+rank_cmd() {   # rank_cmd OUT CMD...: the command each rank runs
+    local o=$1; shift
+    if [ "$OMPI_SERIES" = 4.1 ]; then printf '%s\n' --output-filename "$o:nocopy" "$@"
+    else printf '%s\n' bash -c 'exec "$@" >"$0.$OMPI_COMM_WORLD_RANK.out" 2>"$0.$OMPI_COMM_WORLD_RANK.err"' "$o" "$@"; fi
 }
 
 # suite NAME NP NTESTS COMM_STORE STRATEGY REDIST ZCOMP_STRATEGY ZCOMP_THRESHOLD [runtests args]
@@ -156,8 +162,9 @@ suite() {
     [ $GM = 0 ] || mca+=(--mca grpmap_base_strategy "$strat" --mca grpmap_base_min_size 0 --mca grpmap_base_verbose 10)
     [ $ZC = 0 ] || mca+=(--mca pml_zcomp_enable 1 --mca pml_zcomp_strategy "$zs" --mca pml_zcomp_threshold "$zt" --mca pml_zcomp_verbose 1)
     note "$name: $np ranks, ${mca[*]}"
-    if ! run_to 600 "$name.txt" -np "$np" --output-filename "$out:nocopy" "${mca[@]}" \
-        "$PY" "$SUITE/runtests.py" -q --no-builddir -e test_dynproc -e test_spawn "$@"; then
+    local cmd
+    mapfile -t cmd < <(rank_cmd "$out" "$PY" "$SUITE/runtests.py" -q --no-builddir -e test_dynproc -e test_spawn "$@")
+    if ! run_to 600 "$name.txt" -np "$np" "${mca[@]}" "${cmd[@]}"; then
         cat "$name.txt"; for f in $(rank_err '*'); do echo "--- $f"; tail -n 30 "$f"; done
         fail "$name: mpirun failed"
     fi
