@@ -5,6 +5,8 @@
 # sstore/stage has five errors of its own in stock 4.1.4 (stale ORTE calls,
 # unrelated to compress); any other error fails the test.
 . "$TEST_LIB"
+[ "$OMPI_SERIES" = 4.1 ] ||
+    skip "Open MPI $OMPI_BASE has no upstream users of a compress framework (5.0 removed its own, with C/R and ORTE)"
 OBJ=$OVERLAY_BUILD_DIR/obj
 [ -f "$OBJ/opal/include/opal_config.h" ] || skip "no configured object tree in $OBJ"
 inc=(-I"$OBJ" -I"$OBJ/opal/include" -I"$OBJ/orte/include" -I"$OBJ/ompi/include"
