@@ -43,7 +43,7 @@ needs() {
     for w in "$@"; do
         have "$w" && continue
         case $w in
-            patch:*) skip "not on Open MPI $OMPI_BASE: its series has no patch ${w#patch:} yet" ;;
+            patch:*) skip "not on Open MPI $OMPI_BASE: its series (config/patches/$OMPI_SERIES/) has no patch ${w#patch:}" ;;
             *) skip "not on Open MPI $OMPI_BASE: config/base/$OMPI_BASE leaves $w out" ;;
         esac
     done
