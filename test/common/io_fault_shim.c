@@ -10,7 +10,8 @@
  *   pwritev and their 64-bit names), read ('r': read, pread, preadv),
  *   fsync ('f': fsync, fdatasync) or aio submission ('a': aio_write,
  *   aio_read) of this process on the file at path (compared with
- *   /proc/self/fd/N) fails with EIO (kind 'e'), ENOSPC (kind 'n'), or
+ *   /proc/self/fd/N; a path with a '*' is a pattern, for files whose
+ *   names the program does not know, such as a shared file pointer's) fails with EIO (kind 'e'), ENOSPC (kind 'n'), or
  *   transfers only half of what was asked (kind 's', a short transfer,
  *   which POSIX allows at any time); kind 'g' makes the nth and every
  *   later call fail with EAGAIN (the kernel's aio queue full); every other
@@ -23,6 +24,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,7 +74,7 @@ static int iofault_hit(int fd, int op)
         return 0;
     }
     path[n] = '\0';
-    if (0 != strcmp(path, target)) {
+    if (strchr(target, '*') ? 0 != fnmatch(target, path, 0) : 0 != strcmp(path, target)) {
         return 0;
     }
     ++calls;

@@ -6,15 +6,22 @@
 # read or fsync of a file (test/common/io_fault_shim.c, LD_PRELOAD) and,
 # as root, a full file system (4 ranks x 2 MiB onto a 4 MiB tmpfs), under
 # write_at_all, write_all, write_at, iwrite_at, write_shared,
-# write_ordered, MPI_File_sync, read_at_all, read_all, read_at, iread_at.
+# write_ordered, the split collectives write_all_begin/end and
+# write_at_all_begin/end (patch 0019), MPI_File_sync, read_at_all,
+# read_all, read_at, iread_at, read_all_begin/end, read_at_all_begin/end;
+# after every write MPI_File_sync succeeds on every rank (a failed request
+# left behind failed it).
 # A collective call fails on every rank with one error class, the process
 # hit fails an independent call, no status counts a byte that is not in
 # the file (or buffer), a short transfer ends complete or failed, the file
 # closes, and a second file is written and read back
-# (test/mpi/src/io_faults.c).  ROMIO's findings are printed, not judged
+# (test/mpi/src/io_faults.c).  And with the sharedfp lockedfile, rank 0
+# cannot read the shared file pointer's own file: write_ordered fails on
+# every rank (it hung in stock 4.1.4: the others waited for their offsets),
+# write_shared on rank 0.  ROMIO's findings are printed, not judged
 # (this suite does not patch ROMIO).
 . "$TEST_LIB"
-needs patch:0010 patch:0011 patch:0012 patch:0013 patch:0014
+needs patch:0010 patch:0011 patch:0012 patch:0013 patch:0014 patch:0019
 build_mpi "$TOP/test/mpi/src/io_faults.c" t -ldl
 gcc -shared -fPIC -O2 -Wall -Werror -o shim.so "$TOP/test/common/io_fault_shim.c" -ldl ||
     fail "cannot build the fault shim"
@@ -42,6 +49,13 @@ for c in ${IO_FAULTS_FCOLLS:-$FCOLLS}; do
     assert_grep "^io_faults: $FAULTS OK" "$c.txt" "fcoll $c"
     echo "fcoll $c: OK, $(grep -c '^iofault: injected' "$c.txt") faults injected"
 done
+if have patch:0020; then
+    run_to 120 lock.txt -np 4 "${SHIM[@]}" --mca io ompio --mca sharedfp lockedfile \
+        ./t "$D" "$OK" eio-lock "$BYTES" ||
+        { grep -v '^iofault' lock.txt | tail -25; fail "sharedfp lockedfile: a rule broke (above)"; }
+    assert_grep "^io_faults: eio-lock OK" lock.txt "sharedfp lockedfile"
+    echo "sharedfp lockedfile: OK, $(grep -c '^iofault: injected' lock.txt) faults injected"
+fi
 # ROMIO, the reference: what it does is printed.  Writes only, without
 # data sieving: a sieving write that fails keeps ROMIO's fcntl lock and the
 # other ranks wait for it for ever (write_at), and a collective read whose

@@ -12,6 +12,11 @@
 # vulcan (the default), dynamic_gen2 and two_phase, and never ended with
 # a sieve buffer smaller than a piece.  On 5.0 (no two_phase) the same
 # checks hold with config/patches/5.0/.
+# And a collective read that meets the end of the file counts, in its
+# status, the bytes before the end, under every fcoll (patch 0018:
+# fcoll_lat_test eof, interleaved and contiguous requests, the end inside a
+# block, on a boundary, at 0, external32); stock 4.1.4 counted the whole
+# request under vulcan, dynamic, dynamic_gen2 and two_phase.
 . "$TEST_LIB"
 needs patch:0015 patch:0016 patch:0017
 build_mpi "$TOP/test/mpi/src/io_holes.c" holes
@@ -29,3 +34,13 @@ for c in $FCOLLS; do
     done
 done
 note "gaps zero and data back under every fcoll, sieve buffers default, 4 KiB and 8 bytes"
+if have patch:0018; then
+    build_mpi "$TOP/test/mpi/src/fcoll_lat_test.c" lat
+    mkdir -p "$TEST_TMP/eof"
+    for c in $FCOLLS; do
+        run_to 120 "eof-$c.txt" -np 4 --mca io ompio --mca fcoll "$c" ./lat "$TEST_TMP/eof" eof ||
+            { grep -m5 FAIL "eof-$c.txt"; tail -5 "eof-$c.txt"; fail "fcoll $c: a read past the end of the file miscounts"; }
+        assert_grep '^fcoll_lat_test: eof OK' "eof-$c.txt" "fcoll $c: no eof result"
+    done
+    note "reads that meet the end of the file count the bytes before it under every fcoll"
+fi

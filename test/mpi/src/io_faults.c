@@ -14,8 +14,13 @@
  * BYTES (default 1 MiB) of a file, as 64 KiB pieces dealt round-robin
  * through a file view, and every way of writing (or reading) it is tried
  * on a file of its own: write_at_all, write_all, write_at, iwrite_at,
- * write_shared, write_ordered (read_at_all, read_all, read_at, iread_at).
- * With eio-write, MPI_File_sync too: rank 0's fsync fails.  eagain-aio:
+ * write_shared, write_ordered, the split collectives write_all_begin/end
+ * and write_at_all_begin/end (read_at_all, read_all, read_at, iread_at,
+ * read_all_begin/end, read_at_all_begin/end).
+ * With eio-write, MPI_File_sync too: rank 0's fsync fails.  eio-lock (run
+ * with --mca sharedfp lockedfile): rank 0's first read of the shared file
+ * pointer's own file (FILE-*.lock) fails with EIO, under write_ordered
+ * and write_shared.  eagain-aio:
  * rank 0's aio submissions fail with EAGAIN from the nth on, in an
  * iwrite_at and an iread_at of 2,100 pieces of 16 bytes (the posix fbtl
  * posts 2,048 at a time): in the first batch (n = 2: one operation in
@@ -26,6 +31,8 @@
  *    returns an error, all of the same class (EIO: MPI_ERR_IO; ENOSPC:
  *    MPI_ERR_NO_SPACE);
  *  - independent calls: the process the fault hit returns an error;
+ *  - after a write, MPI_File_sync succeeds on every rank (no failed
+ *    request is left behind to fail it);
  *  - every call: a process whose call succeeded has all its bytes in the
  *    file (or its buffer); a failed one's status counts no byte more than
  *    it transferred (the first `count` bytes are right);
@@ -125,7 +132,11 @@ static void fresh_file(const char *path, const char *what, MPI_File *fh)
 static void arm(const char *path, int op)
 {
     int kind = (strstr(fault, "short") && 'f' != op) ? 's' : 'e';
-    if (NULL != shim_arm && 0 == rank && (strstr(fault, "eio") || strstr(fault, "short"))) {
+    if (NULL != shim_arm && 0 == rank && 0 == strcmp(fault, "eio-lock")) {
+        char lock[4200];
+        snprintf(lock, sizeof(lock), "%s-*.lock", path);
+        shim_arm(lock, 'r', 'e', 1);
+    } else if (NULL != shim_arm && 0 == rank && (strstr(fault, "eio") || strstr(fault, "short"))) {
         shim_arm(path, op, kind, 1);
     }
 }
@@ -260,7 +271,8 @@ static void write_case(const char *op)
     if (!shared) {
         set_view(fh);
     }
-    coll = !strcmp(op, "write_at_all") || !strcmp(op, "write_all") || !strcmp(op, "write_ordered");
+    coll = !strcmp(op, "write_at_all") || !strcmp(op, "write_all") || !strcmp(op, "write_ordered") ||
+           strstr(op, "_begin");
     memset(&st, 0, sizeof(st));
     arm(path, 'w');
     if (!strcmp(op, "write_at_all")) {
@@ -273,6 +285,19 @@ static void write_case(const char *op)
         rc = MPI_File_iwrite_at(fh, 0, b, (int) nbytes, MPI_BYTE, &req);
         if (MPI_SUCCESS == rc) {
             rc = MPI_Wait(&req, &st);
+        }
+    } else if (!strcmp(op, "write_all_begin") || !strcmp(op, "write_at_all_begin")) {
+        /* a split collective: either half may report the failure */
+        int erc;
+        if (0 == strncmp(op, "write_at_", 9)) {
+            rc = MPI_File_write_at_all_begin(fh, 0, b, (int) nbytes, MPI_BYTE);
+            erc = MPI_File_write_at_all_end(fh, b, &st);
+        } else {
+            rc = MPI_File_write_all_begin(fh, b, (int) nbytes, MPI_BYTE);
+            erc = MPI_File_write_all_end(fh, b, &st);
+        }
+        if (MPI_SUCCESS == rc) {
+            rc = erc;
         }
     } else if (!strcmp(op, "write_shared")) {
         /* in rank order, so that each rank's data lands at rank * nbytes */
@@ -298,6 +323,13 @@ static void write_case(const char *op)
         }
     }
     judge(what, coll, rc, count, nbytes, fired, &okcount);
+
+    /* nothing of the failed call is left to fail a later one: the fault
+       is spent, so every rank's sync succeeds */
+    crc = MPI_File_sync(fh);
+    if (MPI_SUCCESS != crc) {
+        FAILF("%s: MPI_File_sync after the call failed: %s", what, class_name(crc));
+    }
 
     /* the file can be closed: a close error is the same on every rank */
     crc = MPI_File_close(&fh);
@@ -362,13 +394,25 @@ static void read_case(const char *op)
     memset(b, 0, nbytes);
     open_file(path, MPI_MODE_RDONLY, &fh);
     set_view(fh);
-    coll = !strcmp(op, "read_at_all") || !strcmp(op, "read_all");
+    coll = !strcmp(op, "read_at_all") || !strcmp(op, "read_all") || strstr(op, "_begin");
     memset(&st, 0, sizeof(st));
     arm(path, 'r');
     if (!strcmp(op, "read_at_all")) {
         rc = MPI_File_read_at_all(fh, 0, b, (int) nbytes, MPI_BYTE, &st);
     } else if (!strcmp(op, "read_all")) {
         rc = MPI_File_read_all(fh, b, (int) nbytes, MPI_BYTE, &st);
+    } else if (!strcmp(op, "read_all_begin") || !strcmp(op, "read_at_all_begin")) {
+        int erc;
+        if (0 == strncmp(op, "read_at_", 8)) {
+            rc = MPI_File_read_at_all_begin(fh, 0, b, (int) nbytes, MPI_BYTE);
+            erc = MPI_File_read_at_all_end(fh, b, &st);
+        } else {
+            rc = MPI_File_read_all_begin(fh, b, (int) nbytes, MPI_BYTE);
+            erc = MPI_File_read_all_end(fh, b, &st);
+        }
+        if (MPI_SUCCESS == rc) {
+            rc = erc;
+        }
     } else if (!strcmp(op, "read_at")) {
         rc = MPI_File_read_at(fh, 0, b, (int) nbytes, MPI_BYTE, &st);
     } else {
@@ -548,8 +592,10 @@ static void still_works(void)
 int main(int argc, char **argv)
 {
     static const char *writes[] = {"write_at_all", "write_all", "write_at", "iwrite_at",
-                                   "write_shared", "write_ordered", NULL};
-    static const char *reads[] = {"read_at_all", "read_all", "read_at", "iread_at", NULL};
+                                   "write_shared", "write_ordered", "write_all_begin",
+                                   "write_at_all_begin", NULL};
+    static const char *reads[] = {"read_at_all", "read_all", "read_at", "iread_at",
+                                  "read_all_begin", "read_at_all_begin", NULL};
     const char **ops, *maindir;
     char *list, *tok, *save = NULL;
     size_t bytes = 1 << 20;
@@ -594,6 +640,11 @@ int main(int argc, char **argv)
             aio_case(1, 2049);
             aio_case(0, 2);
             aio_case(0, 2049);
+            continue;
+        }
+        if (0 == strcmp(fault, "eio-lock")) {
+            write_case("write_ordered");
+            write_case("write_shared");
             continue;
         }
         ops = strstr(fault, "read") ? reads : writes;
