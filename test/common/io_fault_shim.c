@@ -8,8 +8,9 @@
  *
  *   iofault_arm(path, op, kind, nth): the nth write ('w': write, pwrite,
  *   pwritev and their 64-bit names), read ('r': read, pread, preadv),
- *   fsync ('f': fsync, fdatasync) or aio submission ('a': aio_write,
- *   aio_read) of this process on the file at path (compared with
+ *   fsync ('f': fsync, fdatasync), close ('c': the descriptor is closed,
+ *   then the error returned, as Linux does), ftruncate ('t') or aio
+ *   submission ('a': aio_write, aio_read) of this process on the file at path (compared with
  *   /proc/self/fd/N; a path with a '*' is a pattern, for files whose
  *   names the program does not know, such as a shared file pointer's) fails with EIO (kind 'e'), ENOSPC (kind 'n'), or
  *   transfers only half of what was asked (kind 's', a short transfer,
@@ -85,7 +86,8 @@ static int iofault_hit(int fd, int op)
     fprintf(stderr, "iofault: injected %s into %s call %d on %s (pid %d)\n",
             's' == armed_kind ? "a short transfer"
                               : ('n' == armed_kind ? "ENOSPC" : ('g' == armed_kind ? "EAGAIN" : "EIO")),
-            'w' == op ? "write" : ('r' == op ? "read" : ('a' == op ? "aio submission" : "fsync")),
+            'w' == op ? "write" : ('r' == op ? "read" : ('a' == op ? "aio submission" :
+                                  ('c' == op ? "close" : ('t' == op ? "ftruncate" : "fsync")))),
             calls, path, (int) getpid());
     return armed_kind;
 }
@@ -203,6 +205,22 @@ int fsync(int fd)
     REAL(fsync, fn_t);
     int k = iofault_hit(fd, 'f');
     return k ? (int) fail_with(k) : real_fsync(fd);
+}
+
+int close(int fd)
+{
+    typedef int (*fn_t)(int);
+    REAL(close, fn_t);
+    int k = iofault_hit(fd, 'c'), rc = real_close(fd);
+    return k ? (int) fail_with(k) : rc;
+}
+
+int ftruncate(int fd, off_t len)
+{
+    typedef int (*fn_t)(int, off_t);
+    REAL(ftruncate, fn_t);
+    int k = iofault_hit(fd, 't');
+    return k ? (int) fail_with(k) : real_ftruncate(fd, len);
 }
 
 int fdatasync(int fd)

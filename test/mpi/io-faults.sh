@@ -18,7 +18,8 @@
 # (test/mpi/src/io_faults.c).  And with the sharedfp lockedfile, rank 0
 # cannot read the shared file pointer's own file: write_ordered fails on
 # every rank (it hung in stock 4.1.4: the others waited for their offsets),
-# write_shared on rank 0.  ROMIO's findings are printed, not judged
+# write_shared on rank 0.  And rank 1's ftruncate (close) fails
+# MPI_File_set_size (MPI_File_close) on every rank with MPI_ERR_IO.  ROMIO's findings are printed, not judged
 # (this suite does not patch ROMIO).
 . "$TEST_LIB"
 needs patch:0010 patch:0011 patch:0012 patch:0013 patch:0014 patch:0019
@@ -49,12 +50,17 @@ for c in ${IO_FAULTS_FCOLLS:-$FCOLLS}; do
     assert_grep "^io_faults: $FAULTS OK" "$c.txt" "fcoll $c"
     echo "fcoll $c: OK, $(grep -c '^iofault: injected' "$c.txt") faults injected"
 done
-if have patch:0020; then
-    run_to 120 lock.txt -np 4 "${SHIM[@]}" --mca io ompio --mca sharedfp lockedfile \
-        ./t "$D" "$OK" eio-lock "$BYTES" ||
-        { grep -v '^iofault' lock.txt | tail -25; fail "sharedfp lockedfile: a rule broke (above)"; }
-    assert_grep "^io_faults: eio-lock OK" lock.txt "sharedfp lockedfile"
-    echo "sharedfp lockedfile: OK, $(grep -c '^iofault: injected' lock.txt) faults injected"
+# the shared pointer's lock file (0020), and rank 1's ftruncate and close
+# under MPI_File_set_size and MPI_File_close (0021)
+MORE=
+have patch:0020 && MORE=eio-lock
+have patch:0021 && MORE=${MORE:+$MORE,}eio-meta
+if [ -n "$MORE" ]; then
+    run_to 120 more.txt -np 4 "${SHIM[@]}" --mca io ompio --mca sharedfp lockedfile \
+        ./t "$D" "$OK" "$MORE" "$BYTES" ||
+        { grep -v '^iofault' more.txt | tail -25; fail "$MORE: a rule broke (above)"; }
+    assert_grep "^io_faults: $MORE OK" more.txt "$MORE"
+    echo "$MORE (sharedfp lockedfile): OK, $(grep -c '^iofault: injected' more.txt) faults injected"
 fi
 # ROMIO, the reference: what it does is printed.  Writes only, without
 # data sieving: a sieving write that fails keeps ROMIO's fcntl lock and the

@@ -20,7 +20,9 @@
  * With eio-write, MPI_File_sync too: rank 0's fsync fails.  eio-lock (run
  * with --mca sharedfp lockedfile): rank 0's first read of the shared file
  * pointer's own file (FILE-*.lock) fails with EIO, under write_ordered
- * and write_shared.  eagain-aio:
+ * and write_shared.  eio-meta: rank 1's (not the root's) ftruncate under
+ * MPI_File_set_size and close under MPI_File_close fail with EIO: both
+ * must fail on every rank with MPI_ERR_IO.  eagain-aio:
  * rank 0's aio submissions fail with EAGAIN from the nth on, in an
  * iwrite_at and an iread_at of 2,100 pieces of 16 bytes (the posix fbtl
  * posts 2,048 at a time): in the first batch (n = 2: one operation in
@@ -444,6 +446,52 @@ static void read_case(const char *op)
     free(b);
 }
 
+/* MPI_File_set_size and MPI_File_close are collective: rank 1's failed
+   ftruncate or close fails them everywhere, with one class (stock 4.1.4
+   broadcast rank 0's ftruncate result alone, and MPI_File_close never
+   returned an error) */
+static void meta_case(const char *op)
+{
+    char path[4096];
+    unsigned char b[4096];
+    MPI_File fh;
+    int rc, okcount, fired, closed = 0;
+
+    memset(b, rank, sizeof(b));
+    snprintf(path, sizeof(path), "%s/%s.dat", dir, op);
+    fresh_file(path, op, &fh);
+    MPI_File_write_at_all(fh, (MPI_Offset) rank * sizeof(b), b, sizeof(b), MPI_BYTE,
+                          MPI_STATUS_IGNORE);
+    if (NULL != shim_arm && 1 == rank) {
+        shim_arm(path, 'c' == op[0] ? 'c' : 't', 'e', 1);
+    }
+    if ('c' == op[0]) {
+        rc = MPI_File_close(&fh);
+        closed = 1;
+    } else {
+        rc = MPI_File_set_size(fh, 3 * sizeof(b));
+    }
+    fired = disarm();
+    judge(op, 1, rc, 0, 0, fired, &okcount);
+    if (fired > 0 && MPI_SUCCESS != rc) {
+        int cls;
+        MPI_Error_class(rc, &cls);
+        if (MPI_ERR_IO != cls) {
+            FAILF("%s: an EIO reported as %s, not MPI_ERR_IO", op, class_name(cls));
+        }
+    }
+    if (closed && MPI_FILE_NULL != fh) {
+        FAILF("%s: the handle is not MPI_FILE_NULL after MPI_File_close", op);
+    }
+    if (!closed && MPI_SUCCESS != MPI_File_close(&fh)) {
+        FAILF("%s: MPI_File_close after the call failed", op);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        MPI_File_delete(path, MPI_INFO_NULL);
+    }
+}
+
 /* MPI_File_sync is collective: rank 0's failed fsync fails it everywhere */
 static void sync_case(void)
 {
@@ -640,6 +688,11 @@ int main(int argc, char **argv)
             aio_case(1, 2049);
             aio_case(0, 2);
             aio_case(0, 2049);
+            continue;
+        }
+        if (0 == strcmp(fault, "eio-meta")) {
+            meta_case("set_size");
+            meta_case("close");
             continue;
         }
         if (0 == strcmp(fault, "eio-lock")) {
