@@ -10,9 +10,10 @@
  *   pwritev and their 64-bit names), read ('r': read, pread, preadv),
  *   fsync ('f': fsync, fdatasync), close ('c': the descriptor is closed,
  *   then the error returned, as Linux does), ftruncate ('t') or aio
- *   submission ('a': aio_write, aio_read) of this process on the file at path (compared with
- *   /proc/self/fd/N; a path with a '*' is a pattern, for files whose
- *   names the program does not know, such as a shared file pointer's) fails with EIO (kind 'e'), ENOSPC (kind 'n'), or
+ *   submission ('a': aio_write, aio_read) of this process on the file at
+ *   path (compared with /proc/self/fd/N; a path with a '*' is a pattern,
+ *   for files whose names the program does not know, such as a shared
+ *   file pointer's) fails with EIO (kind 'e'), ENOSPC (kind 'n'), or
  *   transfers only half of what was asked (kind 's', a short transfer,
  *   which POSIX allows at any time); kind 'g' makes the nth and every
  *   later call fail with EAGAIN (the kernel's aio queue full); every other

@@ -5,8 +5,9 @@
 # policy, 30,000 under the lowest (CI's time: the lowest policy's path is
 # also what every other test runs), every one of them verified by
 # communicating (the end of the CID range and the fallback are tested in
-# comm-store-cid.sh); selection works by environment and through the site parameter file; an
-# unknown component name fails with Open MPI's usual message.
+# comm-store-cid.sh); selection works by environment and through the site
+# parameter file; an unknown component name fails with Open MPI's usual
+# message.
 . "$TEST_LIB"
 needs ompi/mca/comm_store
 build_mpi "$TOP/test/mpi/src/comm_churn.c" churn

@@ -19,8 +19,9 @@
 # cannot read the shared file pointer's own file: write_ordered fails on
 # every rank (it hung in stock 4.1.4: the others waited for their offsets),
 # write_shared on rank 0.  And rank 1's ftruncate (close) fails
-# MPI_File_set_size (MPI_File_close) on every rank with MPI_ERR_IO.  ROMIO's findings are printed, not judged
-# (this suite does not patch ROMIO).
+# MPI_File_set_size (MPI_File_close) on every rank with MPI_ERR_IO.
+# ROMIO's findings are printed, not judged (this suite does not patch
+# ROMIO).
 . "$TEST_LIB"
 needs patch:0010 patch:0011 patch:0012 patch:0013 patch:0014 patch:0019
 build_mpi "$TOP/test/mpi/src/io_faults.c" t -ldl
