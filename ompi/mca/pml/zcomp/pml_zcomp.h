@@ -15,7 +15,8 @@
 #include "opal/class/opal_list.h"
 #include "opal/datatype/opal_convertor.h"
 #include "opal/mca/compress/base/base.h"
-#include "opal/threads/mutex.h"
+#include "opal/mca/common/suite/suite_compat.h"
+#include SUITE_THREADS_MUTEX_H
 #include "ompi/communicator/communicator.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/pml/base/base.h"
@@ -127,7 +128,7 @@ typedef struct mca_pml_zcomp_globals_t {
 #define ZC_HIDDEN
 #endif
 extern mca_pml_zcomp_globals_t mca_pml_zcomp ZC_HIDDEN;
-OMPI_DECLSPEC extern mca_pml_base_component_2_0_0_t mca_pml_zcomp_component;
+OMPI_DECLSPEC extern SUITE_PML_COMPONENT_T mca_pml_zcomp_component;
 extern mca_pml_base_module_t mca_pml_zcomp_wrapped ZC_HIDDEN; /* the PML we wrap */
 
 /* ---- decisions (pml_zcomp_model.c) ---- */
@@ -215,7 +216,7 @@ double mca_pml_zcomp_now(void);
 /* ---- per-peer send codes (pml_zcomp_component.c) ---- */
 static inline uint8_t zc_code_get(ompi_communicator_t *comm, int rank)
 {
-    return __atomic_load_n(&mca_pml_zcomp.comms[comm->c_contextid]->code[rank], __ATOMIC_RELAXED);
+    return __atomic_load_n(&mca_pml_zcomp.comms[SUITE_COMM_INDEX(comm)]->code[rank], __ATOMIC_RELAXED);
 }
 /* Set the code of (comm, rank).  ZC_PEER_FAST only under the model's lock,
  * as mca_pml_zcomp_codes_reset_fast runs: a code is never set from a model
@@ -231,7 +232,7 @@ void mca_pml_zcomp_codes_reset_fast(void);
 static inline bool zc_peer_raw_ok(size_t bytes, int dst, ompi_communicator_t *comm)
 {
     /* & 3: inside raw_below whatever an erroneous dst reads */
-    return bytes < mca_pml_zcomp.raw_below[__atomic_load_n(&mca_pml_zcomp.comms[comm->c_contextid]->code[dst],
+    return bytes < mca_pml_zcomp.raw_below[__atomic_load_n(&mca_pml_zcomp.comms[SUITE_COMM_INDEX(comm)]->code[dst],
                                                            __ATOMIC_RELAXED) & 3];
 }
 static inline bool zc_send_raw_ok(size_t bytes, int dst, ompi_communicator_t *comm)

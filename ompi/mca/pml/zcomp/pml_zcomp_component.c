@@ -22,6 +22,7 @@
  * load it too (README.md, "Other PMLs").
  */
 #include "ompi_config.h"
+#include "opal/mca/common/suite/suite_compat.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +31,13 @@
 #include "opal/mca/base/mca_base_component_repository.h"
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/mca/common/suite/common_suite.h"
-#include "opal/mca/pmix/pmix.h"
+#include SUITE_PMIX_H
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/show_help.h"
-#include "ompi/mca/rte/rte.h"
+#include SUITE_RTE_H
+#if SUITE_OMPI_5
+#    include "opal/mca/accelerator/base/base.h"
+#endif
 
 #include "pml_zcomp.h"
 #include "pml_zcomp_wire.h"
@@ -100,7 +104,7 @@ void mca_pml_zcomp_progress_start(void)
 
 static int zc_add_comm(ompi_communicator_t *comm)
 {
-    uint32_t cid = comm->c_contextid, n = (uint32_t) comm->c_remote_group->grp_proc_count;
+    uint32_t cid = SUITE_COMM_INDEX(comm), n = (uint32_t) comm->c_remote_group->grp_proc_count;
     zc_comm_t *t;
     int rc;
 
@@ -138,8 +142,8 @@ static int zc_del_comm(ompi_communicator_t *comm)
 {
     zc_comm_t *t;
     OPAL_THREAD_LOCK(&zc_comms_lock);
-    t = mca_pml_zcomp.comms[comm->c_contextid];
-    mca_pml_zcomp.comms[comm->c_contextid] = NULL;
+    t = mca_pml_zcomp.comms[SUITE_COMM_INDEX(comm)];
+    mca_pml_zcomp.comms[SUITE_COMM_INDEX(comm)] = NULL;
     OPAL_THREAD_UNLOCK(&zc_comms_lock);
     free(t);
     return mca_pml_zcomp_wrapped.pml_del_comm(comm);
@@ -147,7 +151,7 @@ static int zc_del_comm(ompi_communicator_t *comm)
 
 void mca_pml_zcomp_code_set(ompi_communicator_t *comm, int rank, uint8_t code)
 {
-    zc_comm_t *t = mca_pml_zcomp.comms[comm->c_contextid];
+    zc_comm_t *t = mca_pml_zcomp.comms[SUITE_COMM_INDEX(comm)];
     if (NULL == t || rank < 0 || (uint32_t) rank >= t->size
         || __atomic_load_n(&t->code[rank], __ATOMIC_RELAXED) == code) {
         return;
@@ -446,6 +450,24 @@ static int zc_close(void)
         zc_close_output();
         return OMPI_SUCCESS;
     }
+#if SUITE_OMPI_5
+    /* 5.0's ob1 carries GPU buffers, and zcomp's codecs read and write the
+     * user's buffer from the CPU.  With an accelerator component other
+     * than "null" a buffer may be device memory, on either side (a receive
+     * cannot know before the match whether the message is compressed):
+     * stay out of the way, as for a PML without marked messages. */
+    if (0 != strcmp(opal_accelerator_base_selected_component.base_version.mca_component_name,
+                    "null")) {
+        const char *acc = opal_accelerator_base_selected_component.base_version.mca_component_name;
+        if (0 == OMPI_PROC_MY_NAME->vpid) {
+            common_suite_show_help("help-pml-zcomp.txt", "accelerator", acc);
+        }
+        ZC_VERBOSE(1, "zcomp: not wrapping pml %s: accelerator %s is active and zcomp cannot "
+                   "read device memory: messages are sent uncompressed", winner, acc);
+        zc_close_output();
+        return OMPI_SUCCESS;
+    }
+#endif
     /* Called by the PML selection for the losing components, after the
      * winner was installed in mca_pml: interpose now.  Keep our library
      * loaded (the selection unloads the losers); like pml/monitoring, the
@@ -542,7 +564,7 @@ static int zc_activate(void)
         /* before MPI_Init's modex fence: peers compress only to processes
          * that published this (zc_peer_has_zcomp) */
         uint32_t v = ZC_VERSION;
-        OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, ZC_MODEX_KEY, &v, OPAL_UINT32);
+        OPAL_MODEX_SEND_VALUE(rc, SUITE_MODEX_GLOBAL, ZC_MODEX_KEY, &v, SUITE_MODEX_UINT32);
         if (OPAL_SUCCESS != rc) {
             ZC_VERBOSE(1, "zcomp: cannot publish the wire version (%d): peers will send raw", rc);
         }
@@ -660,9 +682,9 @@ static int zc_finalize(void)
     return OMPI_SUCCESS;
 }
 
-mca_pml_base_component_2_0_0_t mca_pml_zcomp_component = {
+SUITE_PML_COMPONENT_T mca_pml_zcomp_component = {
     .pmlm_version = {
-        MCA_PML_BASE_VERSION_2_0_0,
+        SUITE_PML_BASE_VERSION,
         .mca_component_name = "zcomp",
         MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                               OMPI_RELEASE_VERSION),

@@ -20,6 +20,7 @@
  * file it is read-only.  The calibration table is read-only after init.
  */
 #include "ompi_config.h"
+#include "opal/mca/common/suite/suite_compat.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@
 
 #include "opal/class/opal_hash_table.h"
 #include "opal/util/show_help.h"
-#include "ompi/mca/rte/rte.h"
+#include SUITE_RTE_H
 #include "ompi/proc/proc.h"
 
 #include "pml_zcomp.h"
@@ -49,7 +50,7 @@ uint64_t mca_pml_zcomp_guide_key(int cls, int bucket, ompi_communicator_t *comm,
     uint64_t h = 1469598103934665603ull;
     const ompi_proc_t *proc = ompi_comm_peer_lookup(comm, dst);
     /* the peer by its vpid only: the jobid changes from run to run */
-    uint64_t v[5] = {(uint64_t) cls, (uint64_t) bucket, (uint64_t) comm->c_contextid,
+    uint64_t v[5] = {(uint64_t) cls, (uint64_t) bucket, (uint64_t) SUITE_COMM_INDEX(comm),
                      NULL == proc ? 0xffffffffu : (uint64_t) proc->super.proc_name.vpid,
                      (uint64_t) (uint32_t) tag};
     int i;

@@ -30,6 +30,7 @@
  * written in pml_zcomp_guide.c.
  */
 #include "ompi_config.h"
+#include "opal/mca/common/suite/suite_compat.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,12 +41,12 @@
 
 #include "opal/class/opal_hash_table.h"
 #include "opal/datatype/opal_datatype_internal.h"
-#include "opal/mca/pmix/pmix.h"
+#include SUITE_PMIX_H
 #include "opal/util/show_help.h"
 #include "ompi/mca/bml/bml.h"
 #include "ompi/mca/bml/base/base.h"
 #include "ompi/proc/proc.h"
-#include "ompi/mca/rte/rte.h"
+#include SUITE_RTE_H
 
 #include "pml_zcomp.h"
 #include "pml_zcomp_wire.h"
@@ -213,7 +214,7 @@ static bool zc_peer_has_zcomp(const ompi_proc_t *proc, int dst)
     if (proc == ompi_proc_local()) {
         return true;
     }
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, ZC_MODEX_KEY, &proc->super.proc_name, &pv, OPAL_UINT32);
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, ZC_MODEX_KEY, &proc->super.proc_name, &pv, SUITE_MODEX_UINT32);
     if (OPAL_SUCCESS == rc && ZC_VERSION == v) {
         return true;
     }
@@ -222,12 +223,14 @@ static bool zc_peer_has_zcomp(const ompi_proc_t *proc, int dst)
                OPAL_SUCCESS == rc ? "speaks another zcomp wire version"
                                   : "did not publish that it runs zcomp");
     if (0 == __atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED)) {
+        char *host = suite_proc_hostname(&proc->super);
         opal_show_help("help-pml-zcomp.txt", "peer-without-zcomp", true,
                        OMPI_NAME_PRINT(OMPI_PROC_MY_NAME), ompi_process_info.nodename,
                        OMPI_NAME_PRINT(&proc->super.proc_name),
-                       NULL == proc->super.proc_hostname ? "unknown" : proc->super.proc_hostname,
+                       NULL == host ? "unknown" : host,
                        OPAL_SUCCESS == rc ? "runs another version of zcomp"
                                           : "did not publish that it runs zcomp");
+        free(host);
     }
     return false;
 }

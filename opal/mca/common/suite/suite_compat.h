@@ -21,13 +21,40 @@
 /* 5.0 moved the threads layer into a framework and renamed rte.h (no ORTE). */
 #    define SUITE_THREADS_MUTEX_H "opal/mca/threads/mutex.h"
 #    define SUITE_RTE_H "ompi/runtime/ompi_rte.h"
+/* 5.0 calls PMIx directly: its modex macros take PMIx scopes and types. */
+#    define SUITE_PMIX_H "opal/mca/pmix/pmix-internal.h"
+#    define SUITE_MODEX_GLOBAL PMIX_GLOBAL
+#    define SUITE_MODEX_UINT32 PMIX_UINT32
+/* PML components are version 2.1.0 (revoke_comm, get_transports). */
+#    define SUITE_PML_COMPONENT_T mca_pml_base_component_2_1_0_t
+#    define SUITE_PML_BASE_VERSION MCA_PML_BASE_VERSION_2_1_0
+/* c_contextid became a 128-bit extended CID; the PML's index is c_index. */
+#    define SUITE_COMM_INDEX(c) ((c)->c_index)
 #else
 #    define SUITE_OMPI_5 0
 #    define SUITE_THREADS_MUTEX_H "opal/threads/mutex.h"
 #    define SUITE_RTE_H "ompi/mca/rte/rte.h"
+#    define SUITE_PMIX_H "opal/mca/pmix/pmix.h"
+#    define SUITE_MODEX_GLOBAL OPAL_PMIX_GLOBAL
+#    define SUITE_MODEX_UINT32 OPAL_UINT32
+#    define SUITE_PML_COMPONENT_T mca_pml_base_component_2_0_0_t
+#    define SUITE_PML_BASE_VERSION MCA_PML_BASE_VERSION_2_0_0
+#    define SUITE_COMM_INDEX(c) ((c)->c_contextid)
 #endif
 
 #include "opal/util/info.h"
+#include "opal/util/proc.h"
+
+/* A process's host name for a message, as a string the caller frees.
+ * 5.0 no longer keeps it in opal_proc_t; it asks PMIx. */
+static inline char *suite_proc_hostname(const opal_proc_t *proc)
+{
+#if SUITE_OMPI_5
+    return opal_get_proc_hostname(proc);
+#else
+    return strdup(NULL == proc->proc_hostname ? "unknown" : proc->proc_hostname);
+#endif
+}
 
 /* The value of key in info as a C string in value (at most len - 1
  * characters, always terminated); *flag says whether the key is set.
