@@ -23,13 +23,20 @@ command -v valgrind >/dev/null || { echo "zcomp-overhead: needs valgrind (apt-ge
 mkdir -p "$OUT"
 "$PREFIX/bin/mpicc" -O2 -g -o "$OUT/zcomp_overhead" "$TOP/bench/zcomp_overhead.c"
 root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+# 5.0 renamed the shared-memory BTL vader to sm (vader is an alias that warns).
+SHM=vader
+case $("$PREFIX/bin/ompi_info" --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p') in
+    4.*) ;;
+    *) SHM=sm ;;
+esac
 
 count() {  # mode n size type -> instructions inside loop()
     local z=() f=$OUT/cg.$1.$2.$3.$4
     [ "$1" = zcomp ] && z=(--mca pml_zcomp_enable 1)
-    # vader,self: the raw path zcomp takes on shared memory (a message to
-    # oneself goes through the self BTL, with the same PML work on top)
-    "$PREFIX/bin/mpirun" "${root[@]}" -np 1 --mca btl vader,self "${z[@]}" \
+    # shared memory and self: the raw path zcomp takes on shared memory (a
+    # message to oneself goes through the self BTL, with the same PML work
+    # on top)
+    "$PREFIX/bin/mpirun" "${root[@]}" -np 1 --mca btl "$SHM",self "${z[@]}" \
         valgrind -q --tool=callgrind --callgrind-out-file="$f" --toggle-collect=loop \
         "$OUT/zcomp_overhead" "$2" "$3" "$4" >/dev/null
     awk '/^summary:/ {print $2}' "$f"

@@ -10,7 +10,7 @@ needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_adapt.c" adapt "$TOP/test/common/datasets.c" -lm
 run_adapt() {  # name [mpirun args]
     local name=$1; shift
-    mpirun_t -np 2 --mca pml_zcomp_enable 1 --mca pml_zcomp_path_bandwidth 12 --mca btl vader,self \
+    mpirun_t -np 2 --mca pml_zcomp_enable 1 --mca pml_zcomp_path_bandwidth 12 --mca btl "$SHM_BTL",self \
         "$@" ./adapt >"$name.txt" 2>&1 || { cat "$name.txt"; fail "zcomp_adapt ($name) failed"; }
     sed "s/^/$name: /" "$name.txt"
     assert_grep '^zcomp_adapt: 0 failed' "$name.txt"

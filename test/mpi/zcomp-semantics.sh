@@ -23,7 +23,7 @@ pvar() {  # file rank name -> value
     awk -v r="$2" -v n="pml_zcomp_$3" '$1=="pvar" && $2==r && $3==n {print $4}' "$1"
 }
 
-run_sem always-sm 2 $Z --mca pml_zcomp_strategy always --mca btl vader,self
+run_sem always-sm 2 $Z --mca pml_zcomp_strategy always --mca btl "$SHM_BTL",self
 c=$(pvar always-sm.txt 0 messages_compressed); d=$(pvar always-sm.txt 1 messages_decompressed)
 [ "${c:-0}" -gt 50 ] || fail "always mode compressed only ${c:-0} messages on rank 0"
 [ "${d:-0}" -gt 50 ] || fail "always mode: rank 1 decompressed only ${d:-0} messages"
@@ -40,7 +40,7 @@ echo "always (zstd), TCP, 3 ranks: OK"
 
 # small chunks and a window of 2: many chunks per message, reused slots
 run_sem always-chunks 2 $Z --mca pml_zcomp_strategy always --mca pml_zcomp_chunk_size 8192 \
-    --mca pml_zcomp_window 2 --mca pml_zcomp_codec rle --mca btl vader,self
+    --mca pml_zcomp_window 2 --mca pml_zcomp_codec rle --mca btl "$SHM_BTL",self
 echo "always (rle), 8 KB chunks, window 2: OK"
 
 # adaptive on a path declared slow: compresses the compressible messages
@@ -55,14 +55,14 @@ echo "adaptive, path at 10 MB/s: $c messages compressed"
 # receive buffer when a large message is truncated over vader (single-copy
 # RGET; reproduced with zcomp off): leave the truncation test out.
 export ZC_SKIP=truncate
-run_sem adaptive-sm 2 $Z --mca btl vader,self -x ZC_SKIP
+run_sem adaptive-sm 2 $Z --mca btl "$SHM_BTL",self -x ZC_SKIP
 unset ZC_SKIP
 c=$(pvar adaptive-sm.txt 0 messages_compressed)
 [ "${c:-0}" -eq 0 ] || fail "adaptive compressed $c messages over shared memory"
 echo "adaptive, shared memory: nothing compressed"
 
 export ZC_SKIP=truncate
-run_sem never 2 $Z --mca pml_zcomp_strategy never --mca btl vader,self -x ZC_SKIP
+run_sem never 2 $Z --mca pml_zcomp_strategy never --mca btl "$SHM_BTL",self -x ZC_SKIP
 unset ZC_SKIP
 [ "$(pvar never.txt 0 messages_compressed)" -eq 0 ] || fail "strategy never compressed"
 [ "$(pvar never.txt 0 messages_raw)" -gt 50 ] || fail "strategy never did not count raw messages"

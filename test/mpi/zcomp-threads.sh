@@ -14,7 +14,7 @@
 needs ompi/mca/pml/zcomp
 build_mpi "$TOP/test/mpi/src/zcomp_threads.c" zt -pthread
 Z=(--mca pml_zcomp_enable 1)
-SM=(--mca btl vader,self)
+SM=(--mca btl "$SHM_BTL",self)
 TCP=(--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo)
 
 pvar() {  # file rank name -> value

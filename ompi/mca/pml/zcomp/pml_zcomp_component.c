@@ -423,6 +423,7 @@ static void zc_close_output(void)
 static int zc_close(void)
 {
     const char *winner = mca_pml_base_selected_component.pmlm_version.mca_component_name;
+    int rc;
 
     if (zc_interposed) {
         return OMPI_SUCCESS;
@@ -471,8 +472,15 @@ static int zc_close(void)
     /* Called by the PML selection for the losing components, after the
      * winner was installed in mca_pml: interpose now.  Keep our library
      * loaded (the selection unloads the losers); like pml/monitoring, the
-     * reference is never released, as our code runs until the very end. */
-    if (OPAL_SUCCESS != mca_base_component_repository_retain_component("pml", "zcomp")) {
+     * reference is never released, as our code runs until the very end.
+     * A zcomp built into libmpi (5.0's default: no --enable-mca-dso) has no
+     * repository entry (OPAL_ERR_NOT_FOUND; NOT_SUPPORTED without dlopen)
+     * and nothing to keep loaded. */
+    rc = mca_base_component_repository_retain_component("pml", "zcomp");
+    if (OPAL_SUCCESS != rc && OPAL_ERR_NOT_FOUND != rc && OPAL_ERR_NOT_SUPPORTED != rc) {
+        ZC_VERBOSE(1, "zcomp: cannot keep the component loaded (%d): not wrapping pml %s",
+                   rc, winner);
+        zc_close_output();
         return OMPI_ERROR;
     }
     /* the per-peer codes: one slot per context id the PML allows (ob1:
