@@ -9,15 +9,34 @@
  *  - "bcast": MPI_Bcast of an indexed block type (5 of every other
  *    element) of each predefined type, long double complex included, whose
  *    partial-element unpack overwrote the stack; the holes must keep their
- *    value, the blocks get the root's.
+ *    value, the blocks get the root's (the bytes that carry a value).
  * Prints "zcomp_tail: N failed"; exit status 1 on any failure.
  */
+#include <float.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
 #define NT 9
 static MPI_Datatype types[NT];
+
+/* Does byte b of an element of types[t] carry its value?  x86's long
+ * double holds 10 bytes of value in 16; the other 6 are padding, which
+ * Open MPI 5.0's datatype engine does not unpack (MPI_Unpack neither)
+ * and 4.1's does.  Padding is no part of the value, so a block's check
+ * skips it; a hole is checked whole. */
+static int value_byte(int t, int b)
+{
+#if LDBL_MANT_DIG == 64
+    if (sizeof(long double) == 16
+        && (types[t] == MPI_LONG_DOUBLE || types[t] == MPI_C_LONG_DOUBLE_COMPLEX)) {
+        return b % 16 < 10;
+    }
+#endif
+    (void) t;
+    (void) b;
+    return 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -65,8 +84,11 @@ int main(int argc, char **argv)
             memset(buf, rank == root ? 0x11 : 0xee, sizeof(buf));
             MPI_Bcast(buf, 1, nt, root, MPI_COMM_WORLD);
             for (i = 0; i < 11 * sz; i++) {
-                int elem = i / sz;
-                int want = (rank == root || (elem % 2 == 0 && elem < 10)) ? 0x11 : 0xee;
+                int elem = i / sz, block = elem % 2 == 0 && elem < 10;
+                int want = (rank == root || block) ? 0x11 : 0xee;
+                if (rank != root && block && !value_byte(t, i % sz)) {
+                    continue;
+                }
                 if (buf[i] != want) {
                     printf("bcast: type %d root %d: byte %d is %d, not %d\n", t, root, i, buf[i], want);
                     failed++;
