@@ -457,9 +457,8 @@ static int zc_close(void)
      * than "null" a buffer may be device memory, on either side (a receive
      * cannot know before the match whether the message is compressed):
      * stay out of the way, as for a PML without marked messages. */
-    if (0 != strcmp(opal_accelerator_base_selected_component.base_version.mca_component_name,
-                    "null")) {
-        const char *acc = opal_accelerator_base_selected_component.base_version.mca_component_name;
+    const char *acc = opal_accelerator_base_selected_component.base_version.mca_component_name;
+    if (0 != strcmp(acc, "null")) {
         if (0 == OMPI_PROC_MY_NAME->vpid) {
             common_suite_show_help("help-pml-zcomp.txt", "accelerator", acc);
         }
