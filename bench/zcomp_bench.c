@@ -101,28 +101,9 @@ static void drain(int rank)
     }
 }
 
-/* The reference set: ints, 90 % of them zero at random places. */
-static void fill_int90(unsigned char *buf, size_t len, uint64_t seed)
-{
-    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
-    size_t i, n = len / 4;
-    for (i = 0; i < n; i++) {
-        uint64_t r = test_rand(&s);
-        int32_t v = (r % 100) < 90 ? 0 : (int32_t) (r >> 32);
-        memcpy(buf + 4 * i, &v, 4);
-    }
-    for (i = 4 * n; i < len; i++) {
-        buf[i] = 0;
-    }
-}
-
 static const dataset_t *find_set(const char *name)
 {
-    static const dataset_t int90 = {"int-90%zero", 4, fill_int90};
     int i;
-    if (0 == strcmp(name, int90.name)) {
-        return &int90;
-    }
     for (i = 0; i < n_datasets; i++) {
         if (0 == strcmp(datasets[i].name, name)) {
             return &datasets[i];

@@ -39,6 +39,7 @@ static void fill_zeros(unsigned char *buf, size_t len, uint64_t seed, int pct, i
     static void fill_##tag##_##pct(unsigned char *b, size_t n, uint64_t s) \
     { fill_zeros(b, n, s, pct, kind); }
 ZEROS('i', 0, int) ZEROS('i', 25, int) ZEROS('i', 50, int) ZEROS('i', 75, int) ZEROS('i', 100, int)
+ZEROS('i', 90, int)
 ZEROS('f', 0, flt) ZEROS('f', 25, flt) ZEROS('f', 50, flt) ZEROS('f', 75, flt) ZEROS('f', 100, flt)
 ZEROS('d', 0, dbl) ZEROS('d', 25, dbl) ZEROS('d', 50, dbl) ZEROS('d', 75, dbl) ZEROS('d', 100, dbl)
 
@@ -143,5 +144,7 @@ const dataset_t datasets[] = {
     {"field3d-double", 8, fill_field}, {"sparse-index", 4, fill_sparse_idx},
     {"sparse-value", 8, fill_sparse_val}, {"random-bytes", 1, fill_random},
     {"text", 1, fill_text},
+    /* issue 39's reference set (zcomp's benchmark and cluster test) */
+    {"int-90%zero", 4, fill_int_90},
 };
 const int n_datasets = sizeof(datasets) / sizeof(datasets[0]);
