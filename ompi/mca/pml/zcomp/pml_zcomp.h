@@ -56,6 +56,7 @@ typedef struct mca_pml_zcomp_params_t {
     double min_gain;       /* adaptive: compress only if predicted speedup >= this */
     double msg_overhead;   /* adaptive: extra cost of a compressed message, us */
     double sample_budget;  /* adaptive: share of transfer time re-sampling may take */
+    double probe_budget;   /* adaptive: share of transfer time raw probes may cost */
 } mca_pml_zcomp_params_t;
 
 /* Per communicator, per peer (rank in the remote group): what a send to it
@@ -114,6 +115,7 @@ typedef struct mca_pml_zcomp_globals_t {
      * instructions on the fast path instead of 2 */
     unsigned long long pv_bytes_raw;
     unsigned long long pv_recv_errors;
+    unsigned long long pv_probes;        /* raw probes (zc_probe) */
     /* per codec, indexed by wire id: any id the framework may open */
     unsigned long long pv_codec_in[OPAL_COMPRESS_ID_MAX + 1];
     unsigned long long pv_codec_out[OPAL_COMPRESS_ID_MAX + 1];
@@ -137,6 +139,7 @@ typedef struct zc_decision_t {
     int cls;
     int bucket;
     bool measure;        /* try every candidate on this message (adaptive) */
+    bool probe;          /* raw although a codec would win: timed (zc_probe) */
     size_t mark_room;    /* largest marked payload ob1 sends eagerly to the peer */
 } zc_decision_t;
 
@@ -147,17 +150,26 @@ typedef struct zc_decision_t {
 
 int mca_pml_zcomp_model_init(void);
 void mca_pml_zcomp_model_fini(void);
+/* blocking: an MPI_Send, whose raw transfer can be timed (ZC_XFER_TIMED) */
 void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype, size_t bytes,
-                          int dst, ompi_communicator_t *comm, int tag, zc_decision_t *d);
+                          int dst, ompi_communicator_t *comm, int tag, bool blocking,
+                          zc_decision_t *d);
 /* Can (comm, dst) receive compressed messages?  Sets its code to
  * ZC_PEER_NEVER when it cannot. */
 bool mca_pml_zcomp_peer_decodes(ompi_communicator_t *comm, int dst);
 /* Report a compressed chunk: codec, raw bytes, compressed bytes, seconds. */
 void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_codec_t *c,
                                  size_t raw, size_t out, double secs);
-/* Report a transfer to a peer: bytes on the wire, seconds the link was busy. */
+/* Report a transfer to a peer: bytes on the wire and the seconds it took,
+ * a ZC_XFER_TIMED sample (a blocking raw send: may lower the estimate) or
+ * ZC_XFER_AT_LEAST (the path is at least this fast).  See the model. */
+enum { ZC_XFER_AT_LEAST = 0, ZC_XFER_TIMED = 1 };
+/* transfers below this say more about socket buffers than about the path */
+#define ZC_XFER_MIN (4u << 20)
+/* a timed sample within this factor of the estimate is noise */
+#define ZC_BW_TOLERANCE 1.25
 void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t bytes,
-                                 double secs);
+                                 double secs, int kind);
 const char *mca_pml_zcomp_class_name(int cls);
 
 /* ---- the model's files (pml_zcomp_guide.c) ---- */

@@ -47,6 +47,7 @@
 #define ZC_DEFAULT_WINDOW 8
 #define ZC_DEFAULT_INLINE_MAX 2048
 #define ZC_DEFAULT_SAMPLE_BUDGET 0.01
+#define ZC_DEFAULT_PROBE_BUDGET 0.05
 
 mca_pml_zcomp_globals_t mca_pml_zcomp = {
     .p = {
@@ -59,6 +60,7 @@ mca_pml_zcomp_globals_t mca_pml_zcomp = {
         .min_gain = 1.03,
         .msg_overhead = 20.0,
         .sample_budget = ZC_DEFAULT_SAMPLE_BUDGET,
+        .probe_budget = ZC_DEFAULT_PROBE_BUDGET,
         .default_bandwidth = 0.0,
     },
     .output = -1,
@@ -75,9 +77,10 @@ extern mca_pml_base_module_t mca_pml_zcomp_wrapped_export
 static mca_pml_base_component_t zc_wrapped_component;
 static bool zc_interposed = false;
 
-/* Raw sends of 1 MB and more to a ZC_PEER_FAST peer still take the slow
- * path: mca_pml_zcomp_send times them for the path's bandwidth estimate. */
-#define ZC_TIMED_MIN ((size_t) 1 << 20)
+/* Raw sends of ZC_XFER_MIN (4 MB) and more to a ZC_PEER_FAST peer still
+ * take the slow path: mca_pml_zcomp_send times them for the path's
+ * bandwidth estimate, which may fall (a path slower than its BTL says). */
+#define ZC_TIMED_MIN ((size_t) ZC_XFER_MIN)
 
 /* Guards the communicator table's slots and every write of a code (sends
  * read the table without it: a peer's entry is one byte, and a
@@ -220,6 +223,9 @@ static const struct {
     {"bytes_raw", "Bytes of messages sent raw", &mca_pml_zcomp.pv_bytes_raw},
     {"messages_decompressed", "Compressed messages received", &mca_pml_zcomp.pv_recv_compressed},
     {"receive_errors", "Compressed messages received corrupt", &mca_pml_zcomp.pv_recv_errors},
+    {"probes", "Messages of 4 MB or more sent raw although a codec was predicted to win, "
+     "timed so that the path's bandwidth estimate can rise (pml_zcomp_probe_budget)",
+     &mca_pml_zcomp.pv_probes},
 };
 
 /* The counters of each codec the compress framework has open, named after
@@ -323,6 +329,12 @@ static const struct {
      "Adaptive: share (0-1) of a message class's predicted transfer time that sampling "
      "every candidate codec again may take (codec ratios and speeds drift with the "
      "data; 0: sample each class once only)"},
+    {"probe_budget", MCA_BASE_VAR_TYPE_DOUBLE, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+     &mca_pml_zcomp.p.probe_budget, NULL,
+     "Adaptive: share (0-1) of the transfer time to a peer on another node that raw "
+     "probes may cost: while messages to it are compressed, one of 4 MB or more is now "
+     "and then sent raw and timed, so that a path that became faster is noticed "
+     "(0: never; the estimate then rises only as far as compressed transfers show)"},
     {"verbose", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
      &mca_pml_zcomp.p.verbose, NULL,
      "Verbosity of zcomp's output stream (10: every decision with its reasons)"},
@@ -546,6 +558,11 @@ static int zc_activate(void)
         common_suite_show_help("help-pml-zcomp.txt", "bad-param", "pml_zcomp_sample_budget",
                                "0 .. 1");
         p->sample_budget = ZC_DEFAULT_SAMPLE_BUDGET;
+    }
+    if (!(p->probe_budget >= 0 && p->probe_budget <= 1)) {
+        common_suite_show_help("help-pml-zcomp.txt", "bad-param", "pml_zcomp_probe_budget",
+                               "0 .. 1");
+        p->probe_budget = ZC_DEFAULT_PROBE_BUDGET;
     }
 
     rc = mca_base_framework_open(&opal_compress_base_framework, 0);

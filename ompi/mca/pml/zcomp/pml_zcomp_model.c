@@ -75,7 +75,13 @@ typedef struct zc_class_t {
 typedef struct zc_peer_t {
     const ompi_proc_t *proc;
     double bw;      /* bytes/s; read without the lock (zc_load_d) */
-    int samples;
+    int samples;    /* transfers that moved bw (0: bw is still the prior) */
+    bool remote;    /* on another node: the estimate may fall (see zc_note_timed) */
+    double low;     /* a timed transfer slower than bw, not yet confirmed (0: none) */
+    double probe_credit; /* seconds a raw probe may cost (zc_probe) */
+    double timed;   /* the estimate after the last timed sample (0: none yet) */
+    int since_probe; /* messages the model compressed since the last probe */
+    bool probe_now; /* a lower bound passed the last timed figure: probe next */
     bool zcomp;     /* it decodes marked messages of our wire version */
     size_t mark_room; /* largest marked payload ob1 sends eagerly to it */
 } zc_peer_t;
@@ -267,6 +273,7 @@ static zc_peer_t *zc_peer_new(const ompi_proc_t *proc, int dst, uint64_t key)
         return NULL;
     }
     p->proc = proc;
+    p->remote = !OPAL_PROC_ON_LOCAL_NODE(((ompi_proc_t *) proc)->super.proc_flags);
     p->zcomp = zc_peer_has_zcomp(proc, dst);
     p->mark_room = zc_mark_room(proc);
     if (p->zcomp && p->mark_room < sizeof(zc_hdr_t)) {
@@ -330,36 +337,133 @@ static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
     return p;
 }
 
-void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t bytes, double secs)
+/* The estimate of a path's delivered bandwidth, from the application's own
+ * transfers, seen from the sender (the only side that decides).
+ *
+ * Two kinds of sample, both of 4 MB or more (below that, socket buffers
+ * and the shaper's burst absorb a large share of a transfer, which then
+ * looks faster than the path):
+ * - ZC_XFER_TIMED, a blocking raw send (MPI_Send, MPI_Ssend): the sender
+ *   was inside the call from start to completion, so the time is the path's
+ *   unless the receiver posted late (a rendezvous waits for it).  Such a
+ *   sample may lower the estimate, but only once a second one in a row
+ *   confirms it: one late receiver does not flip the decision, two in a row
+ *   do (the estimate becomes the faster of the two).  A sample above the
+ *   estimate raises it at once (lateness only ever slows a sample) and
+ *   cancels an unconfirmed low one.  Before any sample the estimate is the
+ *   prior (calibration file, pml_zcomp_default_bandwidth, the BTL's
+ *   advertised figure): the first timed sample replaces it, up or down.
+ * - ZC_XFER_AT_LEAST, a nonblocking raw send (completion is seen when the
+ *   application next enters MPI, maybe long after) or a compressed one
+ *   (the compressor may have been the bottleneck): the path is at least
+ *   this fast.  It only raises.
+ * Only paths to other nodes fall: on one node the path is a memory copy,
+ * which the BTL's figure describes, and which a loaded core slows for a
+ * codec as much as for a copy.  A lowered estimate resets every
+ * ZC_PEER_FAST code, whose messages then go through the model again. */
+void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t bytes, double secs,
+                                 int kind)
 {
     zc_peer_t *p;
-    double s;
-    if (mca_pml_zcomp.p.path_bandwidth > 0 || 0 == secs || !zc_peers_ready) {
+    double s, old;
+    const char *what = "";
+    if (mca_pml_zcomp.p.path_bandwidth > 0 || !(secs > 0) || !zc_peers_ready
+        || bytes < ZC_XFER_MIN) {
         return;
     }
     p = zc_peer(comm, dst);
     if (NULL == p) {
         return;
     }
-    /* Seen from the sender, a transfer takes longer than the path needs
-     * when the receiver is late (rendezvous) or the compressor is the
-     * bottleneck, and shorter when socket buffers absorb its tail (bounded:
-     * a few MB).  So only transfers of 4 MB or more count, and only to
-     * raise the estimate: the path is at least this fast. */
-    s = (double) bytes / (secs > 0 ? secs : -secs);
-    if (bytes < (4u << 20)) {
-        return;
-    }
+    s = (double) bytes / secs;
     OPAL_THREAD_LOCK(&zc_model_lock);
-    if (s <= p->bw) {
-        OPAL_THREAD_UNLOCK(&zc_model_lock);
-        return;
+    old = p->bw;
+    if (ZC_XFER_AT_LEAST == kind && p->remote && p->timed > 0 && s > p->timed * ZC_BW_TOLERANCE) {
+        /* compressed, the path carried more than the last raw transfer
+         * did: it became faster, by how much only a raw transfer can tell
+         * (compared with the timed figure, not the estimate, which these
+         * lower bounds raise step by step) */
+        p->probe_now = true;
     }
-    zc_store_d(&p->bw, s);
-    p->samples++;
+    if (s > old) {
+        /* faster than the estimate: the path is at least this fast */
+        zc_store_d(&p->bw, s);
+        p->samples++;
+        p->low = 0;
+        what = "raised";
+    } else if (ZC_XFER_TIMED != kind || !p->remote) {
+        /* a lower bound below the estimate says nothing new */
+    } else if (0 == p->samples) {
+        zc_store_d(&p->bw, s);
+        p->samples++;
+        what = "measured (replaces the prior)";
+    } else if (s * ZC_BW_TOLERANCE >= old) {
+        p->low = 0; /* within the noise of the estimate */
+    } else if (0 == p->low) {
+        p->low = s;
+        what = "slower, to be confirmed";
+    } else {
+        zc_store_d(&p->bw, s > p->low ? s : p->low);
+        p->samples++;
+        p->low = 0;
+        what = "lowered (two slow transfers in a row)";
+    }
+    if (ZC_XFER_TIMED == kind && p->remote) {
+        p->timed = p->bw;
+    }
+    if (p->bw < old) {
+        /* a path given a ZC_PEER_FAST code may be slower than a codec now */
+        zc_fast_bw_min = HUGE_VAL;
+        mca_pml_zcomp_codes_reset_fast();
+    }
+    s = p->bw;
     OPAL_THREAD_UNLOCK(&zc_model_lock);
-    ZC_VERBOSE(10, "zcomp: path to peer %d: %s %.1f MB/s -> estimate %.1f MB/s", dst,
-               secs > 0 ? "measured" : "at least", s / 1e6, s / 1e6);
+    if ('\0' != what[0]) {
+        ZC_VERBOSE(5, "zcomp: path to peer %d: %s %zu B in %.4f s (%.1f MB/s): estimate %s, "
+                   "%.1f -> %.1f MB/s", dst, ZC_XFER_TIMED == kind ? "timed" : "at least",
+                   bytes, secs, (double) bytes / secs / 1e6, what, old / 1e6, s / 1e6);
+    }
+}
+
+/* Exploration: while a peer's messages are compressed, the estimate can
+ * only rise through lower bounds (a compressed transfer shows the path is
+ * at least as fast as the compressor fed it), so a path that became faster
+ * than the codecs would never be seen.  Now and then a message that the
+ * model would compress is sent raw instead, to be timed: each compressed
+ * message to a remote peer earns pml_zcomp_probe_budget of its predicted
+ * time, and a probe spends its predicted extra time (raw minus compressed,
+ * at the current estimate), at most one in 1/probe_budget of them.  And
+ * at once when a compressed transfer carried its wire bytes more than
+ * ZC_BW_TOLERANCE faster than the last timed raw transfer did (probe_now):
+ * the path is faster than it was, by an amount the compressor's pace
+ * hides.  Only messages that can be timed as
+ * ZC_XFER_TIMED samples qualify (4 MB and more, blocking).  Under the
+ * model lock. */
+static bool zc_probe(zc_peer_t *peer, size_t bytes, double B, double speedup, bool blocking)
+{
+    double tz, extra;
+    if (!peer->remote || !blocking || bytes < ZC_XFER_MIN || mca_pml_zcomp.p.probe_budget <= 0
+        || mca_pml_zcomp.p.path_bandwidth > 0) {
+        return false;
+    }
+    tz = (double) bytes / B / speedup;
+    extra = (double) bytes / B - tz;
+    peer->probe_credit += mca_pml_zcomp.p.probe_budget * tz;
+    peer->since_probe++;
+    if (peer->probe_now) {
+        peer->probe_now = false;
+        peer->since_probe = 0;
+        return true;
+    }
+    /* and at most one in 1/budget compressed messages: where the predicted
+     * gain is small, a probe is cheap, and would otherwise be every one */
+    if (peer->probe_credit < extra
+        || peer->since_probe * mca_pml_zcomp.p.probe_budget < 1.0) {
+        return false;
+    }
+    peer->probe_credit -= extra;
+    peer->since_probe = 0;
+    return true;
 }
 
 /* ---------------------------------------------------------------- codec stats */
@@ -637,7 +741,8 @@ static void zc_note_fast(ompi_communicator_t *comm, int dst, double B)
 }
 
 void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype, size_t bytes,
-                          int dst, ompi_communicator_t *comm, int tag, zc_decision_t *d)
+                          int dst, ompi_communicator_t *comm, int tag, bool blocking,
+                          zc_decision_t *d)
 {
     zc_class_t *k;
     zc_peer_t *peer;
@@ -647,6 +752,7 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
 
     d->codec = NULL;
     d->measure = false;
+    d->probe = false;
     d->cls = 0;
     d->bucket = 0;
     d->mark_room = 0;
@@ -748,6 +854,12 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     /* earn a share of the time this message is predicted to take */
     k->credit += mca_pml_zcomp.p.sample_budget * ((double) bytes / B)
                  / (NULL != d->codec ? best : 1.0);
+    if (NULL != d->codec && !mca_pml_zcomp_guide_tracing
+        && zc_probe(peer, bytes, B, best, blocking)) {
+        d->codec = NULL;
+        d->probe = true;
+        zc_count(&mca_pml_zcomp.pv_probes, 1);
+    }
     if (mca_pml_zcomp_guide_tracing) {
         gkey = mca_pml_zcomp_guide_key(d->cls, d->bucket, comm, dst, tag);
         mca_pml_zcomp_guide_record(gkey, d->codec);
@@ -766,7 +878,9 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         }
         ZC_VERBOSE(10, "zcomp: %zu B %s to %d tag %d over %.1f MB/s: %s%s |%s", bytes,
                    zc_class_names[d->cls], dst, tag, B / 1e6,
-                   NULL == d->codec ? "raw" : d->codec->name, d->measure ? " (measured)" : "",
+                   NULL == d->codec ? (d->probe ? "raw (probe: timed to follow the path)" : "raw")
+                                    : d->codec->name,
+                   d->measure ? " (measured)" : "",
                    why);
     }
     OPAL_THREAD_UNLOCK(&zc_model_lock);

@@ -423,9 +423,11 @@ static bool zc_sreq_advance(zc_sreq_t *r, int *events)
         if (MPI_SUCCESS != r->raw->req_status.MPI_ERROR) {
             r->error = r->raw->req_status.MPI_ERROR;
         }
-        if (r->orig >= (1u << 20)) {
+        if (r->orig >= ZC_XFER_MIN) {
+            /* a persistent send's completion is seen when the application
+             * next enters MPI: a lower bound */
             mca_pml_zcomp_note_transfer(r->arg.comm, r->arg.dst, r->orig,
-                                        mca_pml_zcomp_now() - r->t_start);
+                                        mca_pml_zcomp_now() - r->t_start, ZC_XFER_AT_LEAST);
         }
         ompi_request_free(&r->raw);
         r->raw = NULL;
@@ -478,11 +480,11 @@ static bool zc_sreq_advance(zc_sreq_t *r, int *events)
     }
     if (NULL == r->hreq && 0 == r->inflight && (r->next >= r->nchunks || MPI_SUCCESS != r->error)) {
         now = mca_pml_zcomp_now();
-        if (r->wire_total >= (256u << 10)) {
+        if (r->wire_total >= ZC_XFER_MIN) {
             /* a lower bound of the link's speed (compression may have been
              * the bottleneck); the model only raises its estimate with it */
             mca_pml_zcomp_note_transfer(r->arg.comm, r->arg.dst, r->wire_total,
-                                        -(now - r->t_start));
+                                        now - r->t_start, ZC_XFER_AT_LEAST);
         }
         return true;
     }
@@ -580,7 +582,7 @@ zc_isend_slow(const void *buf, size_t count, ompi_datatype_t *datatype, int dst,
     zc_decision_t dec;
 
     if (zc_eligible(bytes, dst, mode)) {
-        mca_pml_zcomp_decide(buf, count, datatype, bytes, dst, comm, tag, &dec);
+        mca_pml_zcomp_decide(buf, count, datatype, bytes, dst, comm, tag, false, &dec);
         if (NULL != dec.codec) {
             return zc_isend_compressed(buf, count, datatype, dst, tag, mode, comm, bytes, &dec,
                                        request);
@@ -662,7 +664,7 @@ zc_send_slow(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, 
     int rc;
 
     if (zc_eligible(bytes, dst, mode)) {
-        mca_pml_zcomp_decide(buf, count, datatype, bytes, dst, comm, tag, &dec);
+        mca_pml_zcomp_decide(buf, count, datatype, bytes, dst, comm, tag, true, &dec);
         if (NULL != dec.codec) {
             ompi_request_t *req = NULL;
             rc = zc_isend_compressed(buf, count, datatype, dst, tag, mode, comm, bytes, &dec,
@@ -676,11 +678,12 @@ zc_send_slow(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, 
             }
             return rc;
         }
-        if (bytes >= (1u << 20)) {
+        if (bytes >= ZC_XFER_MIN) {
             double t0 = mca_pml_zcomp_now();
             zc_count_raw(bytes);
             rc = mca_pml_zcomp_wrapped.pml_send(buf, count, datatype, dst, tag, mode, comm);
-            mca_pml_zcomp_note_transfer(comm, dst, bytes, mca_pml_zcomp_now() - t0);
+            mca_pml_zcomp_note_transfer(comm, dst, bytes, mca_pml_zcomp_now() - t0,
+                                        ZC_XFER_TIMED);
             return rc;
         }
     }
@@ -783,7 +786,7 @@ static int zc_sreq_start_fn(size_t count, ompi_request_t **requests)
             memset(&dec, 0, sizeof(dec));
         } else {
             mca_pml_zcomp_decide(r->arg.buf, r->arg.count, r->arg.dtype, r->orig, r->arg.dst,
-                                 r->arg.comm, r->arg.tag, &dec);
+                                 r->arg.comm, r->arg.tag, false, &dec);
         }
         rc = zc_sreq_launch(r, &dec);
         if (OMPI_SUCCESS != rc) {
