@@ -55,7 +55,7 @@ PACKAGES="gcc g++ gfortran make perl autoconf automake libtool flex m4 patch tar
   ccache pkg-config libpmix-dev libhwloc-dev libevent-dev zlib1g-dev
   liblz4-dev libzstd-dev liblzo2-dev libbz2-dev libbdd-dev
   libnl-3-dev libnl-route-3-dev
-  openssh-client iproute2 procps bzip2
+  openssh-client iproute2 procps bzip2 slurmctld slurmd slurm-client munge
   libhdf5-openmpi-dev openmpi-bin libopenmpi-dev python3-mpi4py python3-numpy"
 case $DEB_ARCH in hurd-*|kfreebsd-*|s390x) ;; *) PACKAGES="$PACKAGES libibverbs-dev" ;; esac
 case $DEB_ARCH in hurd-*|kfreebsd-*|s390x|sh4|powerpc|x32) ;; *) PACKAGES="$PACKAGES libfabric-dev" ;; esac
