@@ -76,7 +76,7 @@ typedef struct zc_peer_t {
     const ompi_proc_t *proc;
     double bw;      /* bytes/s; read without the lock (zc_load_d) */
     int samples;    /* transfers that moved bw (0: bw is still the prior) */
-    bool remote;    /* on another node: the estimate may fall (see zc_note_timed) */
+    bool remote;    /* on another node: the estimate may fall (note_transfer) */
     double low;     /* a timed transfer slower than bw, not yet confirmed (0: none) */
     double probe_credit; /* seconds a raw probe may cost (zc_probe) */
     double timed;   /* the estimate after the last timed sample (0: none yet) */
