@@ -51,19 +51,22 @@ c=$(pvar adaptive-slow.txt 0 messages_compressed)
 echo "adaptive, path at 10 MB/s: $c messages compressed"
 
 # adaptive on shared memory: the path is faster than any codec.  Here every
-# message is raw, handled by ob1 alone, and stock ob1 4.1.4 overruns the
-# receive buffer when a large message is truncated over vader (single-copy
-# RGET; reproduced with zcomp off): leave the truncation test out.
-export ZC_SKIP=truncate
-run_sem adaptive-sm 2 $Z --mca btl "$SHM_BTL",self -x ZC_SKIP
-unset ZC_SKIP
+# message is raw, handled by ob1 alone; its truncated receives of large
+# messages (single-copy RGET over vader) wrote past the buffer until patch
+# 0022 ("buffer overrun at +0" on every run).  A series without that patch
+# (5.0's, so far) leaves the truncation test out there.
+NOTRUNC=()
+have patch:0022 || { export ZC_SKIP=truncate; NOTRUNC=(-x ZC_SKIP); }
+run_sem adaptive-sm 2 $Z --mca btl "$SHM_BTL",self "${NOTRUNC[@]}"
 c=$(pvar adaptive-sm.txt 0 messages_compressed)
 [ "${c:-0}" -eq 0 ] || fail "adaptive compressed $c messages over shared memory"
 echo "adaptive, shared memory: nothing compressed"
 
-export ZC_SKIP=truncate
-run_sem never 2 $Z --mca pml_zcomp_strategy never --mca btl "$SHM_BTL",self -x ZC_SKIP
-unset ZC_SKIP
+run_sem never 2 $Z --mca pml_zcomp_strategy never --mca btl "$SHM_BTL",self "${NOTRUNC[@]}"
 [ "$(pvar never.txt 0 messages_compressed)" -eq 0 ] || fail "strategy never compressed"
 [ "$(pvar never.txt 0 messages_raw)" -gt 50 ] || fail "strategy never did not count raw messages"
 echo "never: OK"
+# and ob1 alone (zcomp not enabled), 4 ranks over shared memory
+run_sem plain-sm 4 --mca btl "$SHM_BTL",self "${NOTRUNC[@]}"
+grep -q '^ok truncate' plain-sm.txt && echo "plain ob1, shared memory: truncation within the buffer"
+unset ZC_SKIP
