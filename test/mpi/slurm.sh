@@ -51,11 +51,12 @@ munged --socket="$D/munge/munge.sock" --key-file="$D/munge/munge.key" \
 remember "$D/munge/munged.pid"
 
 # ports of our own, away from a site's Slurm (6817/6818) and from another
-# run of this test
+# run of this test; every daemon on 127.0.0.1, so that no name needs to
+# resolve
 base=$((20000 + ($$ % 400) * 10))
 cat >"$D/slurm.conf" <<EOF
 ClusterName=suite$$
-SlurmctldHost=$H
+SlurmctldHost=$H(127.0.0.1)
 SlurmctldPort=$base
 SlurmdPort=$((base + 1))
 SlurmUser=root
@@ -80,9 +81,9 @@ TmpFS=$D/tmp/%n
 SwitchType=switch/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
-NodeName=sn1 NodeHostname=$H Port=$((base + 2)) CPUs=2 State=UNKNOWN
-NodeName=sn2 NodeHostname=$H Port=$((base + 3)) CPUs=2 State=UNKNOWN
-NodeName=sn3 NodeHostname=$H Port=$((base + 4)) CPUs=2 State=UNKNOWN
+NodeName=sn1 NodeHostname=$H NodeAddr=127.0.0.1 Port=$((base + 2)) CPUs=2 State=UNKNOWN
+NodeName=sn2 NodeHostname=$H NodeAddr=127.0.0.1 Port=$((base + 3)) CPUs=2 State=UNKNOWN
+NodeName=sn3 NodeHostname=$H NodeAddr=127.0.0.1 Port=$((base + 4)) CPUs=2 State=UNKNOWN
 PartitionName=suite Nodes=sn[1-3] Default=YES MaxTime=10 State=UP OverSubscribe=YES
 EOF
 export SLURM_CONF=$D/slurm.conf
