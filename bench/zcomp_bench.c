@@ -48,6 +48,7 @@
 #include "ompi/mca/pml/pml.h"
 #include "check.h"
 #include "datasets.h"
+#include "datasets_mpi.h"
 
 /* --ab: zcomp's PML table and the one it wraps */
 static mca_pml_base_module_t ab_zcomp, *ab_plain;
@@ -99,31 +100,6 @@ static void drain(int rank)
     } else if (1 == rank) {
         MPI_Recv(junk, n, MPI_BYTE, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
-}
-
-static const dataset_t *find_set(const char *name)
-{
-    int i;
-    for (i = 0; i < n_datasets; i++) {
-        if (0 == strcmp(datasets[i].name, name)) {
-            return &datasets[i];
-        }
-    }
-    return NULL;
-}
-
-static MPI_Datatype type_of(const dataset_t *d)
-{
-    if (0 == strncmp(d->name, "float", 5)) {
-        return MPI_FLOAT;
-    }
-    if (8 == d->elem_size) {
-        return MPI_DOUBLE;
-    }
-    if (4 == d->elem_size) {
-        return MPI_INT;
-    }
-    return MPI_BYTE;
 }
 
 static int nprocs = 1;
@@ -304,7 +280,7 @@ int main(int argc, char **argv)
     }
     sl = strdup(sets);
     for (s1 = strtok_r(sl, ",", &save1); NULL != s1; s1 = strtok_r(NULL, ",", &save1)) {
-        const dataset_t *d = find_set(s1);
+        const dataset_t *d = dataset_find(s1);
         char *zl = strdup(sizes), *s2, *save2 = NULL;
         if (NULL == d) {
             if (0 == rank) {
@@ -314,7 +290,7 @@ int main(int argc, char **argv)
         }
         for (s2 = strtok_r(zl, ",", &save2); NULL != s2; s2 = strtok_r(NULL, ",", &save2)) {
             size_t bytes = strtoul(s2, NULL, 10);
-            MPI_Datatype t = type_of(d);
+            MPI_Datatype t = dataset_mpi_type(d);
             int tsize, count, r, k = bytes >= batch ? 1 : (int) (batch / bytes);
             unsigned char *buf;
             double *ts = malloc(sizeof(double) * (size_t) (reps + 1));

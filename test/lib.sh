@@ -82,6 +82,28 @@ run_to() {
     return $rc
 }
 
+# A cluster of nodes made of namespaces on this machine
+# (../shared/tools/fakecluster: one ORTE daemon per node over an rsh agent,
+# TCP between nodes).  needs_fakecluster skips a test without root or the
+# tool; fc_mpirun SECS OUT NODES SLOTS RATE mpirun-args... runs mpirun
+# there (ranks dealt round-robin over the nodes, output in OUT; RATE "" for
+# unshaped links): a cluster that cannot be made skips the test, a hang or
+# a failing job fails it.
+FAKECLUSTER=${FAKECLUSTER:-$TOP/../shared/tools/fakecluster}
+needs_fakecluster() {
+    [ "$(id -u)" -eq 0 ] || skip "needs root (fakecluster makes network namespaces)"
+    [ -x "$FAKECLUSTER" ] || skip "no fakecluster at $FAKECLUSTER"
+}
+fc_mpirun() {
+    local secs=$1 out=$2 nodes=$3 slots=$4 rate=$5 rc=0; shift 5
+    timeout -k 10 "$secs" "$FAKECLUSTER" --nodes "$nodes" --slots "$slots" ${rate:+--rate "$rate"} -- \
+        "$PREFIX/bin/mpirun" --allow-run-as-root --prefix "$PREFIX" --map-by node \
+        --mca btl tcp,"$SHM_BTL",self "$@" >"$out" 2>&1 || rc=$?
+    [ $rc -eq 124 ] && { tail -n 20 "$out"; fail "hung: fakecluster mpirun $*"; }
+    [ $rc -eq 2 ] && grep -q '^fakecluster:' "$out" && { cat "$out"; skip "fakecluster cannot make a cluster here"; }
+    [ $rc -eq 0 ] || { tail -n 30 "$out"; fail "failed ($rc): fakecluster mpirun $*"; }
+}
+
 # redist_components: the redist components ompi_info lists, the seed's
 # six first; cyclic, unit and cycleshift must be there.
 redist_components() {

@@ -148,3 +148,14 @@ const dataset_t datasets[] = {
     {"int-90%zero", 4, fill_int_90},
 };
 const int n_datasets = sizeof(datasets) / sizeof(datasets[0]);
+
+const dataset_t *dataset_find(const char *name)
+{
+    int i;
+    for (i = 0; i < n_datasets; i++) {
+        if (0 == strcmp(datasets[i].name, name)) {
+            return &datasets[i];
+        }
+    }
+    return NULL;
+}

@@ -25,4 +25,7 @@ typedef struct {
 extern const dataset_t datasets[];
 extern const int n_datasets;
 
+/* The data set called name, NULL when there is none. */
+const dataset_t *dataset_find(const char *name);
+
 #endif

@@ -16,19 +16,12 @@
 # zcomp's adaptive choice across nodes is zcomp-cluster.sh's.
 # Needs root (namespaces); skipped without it.
 . "$TEST_LIB"
-FC=${FAKECLUSTER:-$TOP/../shared/tools/fakecluster}
-[ "$(id -u)" -eq 0 ] || skip "needs root (fakecluster makes network namespaces)"
-[ -x "$FC" ] || skip "no fakecluster at $FC"
+needs_fakecluster
 
 cluster() {  # name mpirun-args...: 6 ranks on 3 nodes, output in name.txt
     # (6 ranks share 2 cores here: they yield when idle)
-    local name=$1 rc=0; shift
-    timeout -k 10 "${CLUSTER_TIMEOUT:-240}" "$FC" --nodes 3 --slots 2 -- \
-        "$PREFIX/bin/mpirun" --allow-run-as-root --prefix "$PREFIX" -np 6 --map-by node \
-        --mca btl tcp,"$SHM_BTL",self --mca mpi_yield_when_idle 1 "$@" >"$name.txt" 2>&1 || rc=$?
-    [ $rc -eq 124 ] && { tail -n 20 "$name.txt"; fail "$name: hung"; }
-    [ $rc -eq 2 ] && grep -q '^fakecluster:' "$name.txt" && { cat "$name.txt"; skip "fakecluster cannot make a cluster here"; }
-    [ $rc -eq 0 ] || { tail -n 30 "$name.txt"; fail "$name: failed ($rc)"; }
+    local name=$1; shift
+    fc_mpirun 240 "$name.txt" 3 2 "" -np 6 --mca mpi_yield_when_idle 1 "$@"
 }
 
 # the nodes are really three: each rank's host name

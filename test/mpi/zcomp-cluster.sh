@@ -19,9 +19,7 @@
 # Needs root (namespaces, tc); skipped without it.
 . "$TEST_LIB"
 needs ompi/mca/pml/zcomp
-FC=${FAKECLUSTER:-$TOP/../shared/tools/fakecluster}
-[ "$(id -u)" -eq 0 ] || skip "needs root (fakecluster makes network namespaces)"
-[ -x "$FC" ] || skip "no fakecluster at $FC"
+needs_fakecluster
 command -v tc >/dev/null || skip "no tc (iproute2)"
 build_mpi "$TOP/test/mpi/src/zcomp_path.c" path "$TOP/test/common/datasets.c" -lm
 N=${ZC_N:-8}
@@ -44,13 +42,8 @@ EOF
 chmod +x shape.sh
 
 cluster() {  # out mpirun-args...: 3 nodes at 1 Gbit/s, ranks 0 and 1 on node0 and node1
-    local out=$1 rc=0; shift
-    timeout -k 10 300 "$FC" --nodes 3 --slots 1 --rate 1gbit -- \
-        "$PREFIX/bin/mpirun" --allow-run-as-root --prefix "$PREFIX" -np 2 --map-by node \
-        --mca btl tcp,"$SHM_BTL",self "$@" >"$out" 2>&1 || rc=$?
-    [ $rc -eq 124 ] && { tail -n 20 "$out"; fail "hung: fakecluster mpirun $*"; }
-    [ $rc -eq 2 ] && grep -q '^fakecluster:' "$out" && { cat "$out"; skip "fakecluster cannot make a cluster here"; }
-    [ $rc -eq 0 ] || { tail -n 30 "$out"; fail "failed ($rc): mpirun $*"; }
+    local out=$1; shift
+    fc_mpirun 300 "$out" 3 1 1gbit -np 2 "$@"
     assert_grep '^zcomp_path: 0 failed' "$out"
     assert_no_grep '^FAIL' "$out"
 }

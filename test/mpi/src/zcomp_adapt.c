@@ -43,11 +43,9 @@ static unsigned long long pv(int have, MPI_T_pvar_handle h)
 
 static const dataset_t *set(const char *name)
 {
-    int i;
-    for (i = 0; i < n_datasets; i++) {
-        if (0 == strcmp(datasets[i].name, name)) {
-            return &datasets[i];
-        }
+    const dataset_t *d = dataset_find(name);
+    if (NULL != d) {
+        return d;
     }
     fprintf(stderr, "zcomp_adapt: no data set %s\n", name);
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -12,7 +12,7 @@
  *
  *   zcomp_path --set NAME --size BYTES --n MESSAGES [--bytes] [CMD ...]
  *
- * Messages are of the data set's own type (MPI_INT, MPI_DOUBLE: zcomp picks
+ * Messages are of the data set's own type (dataset_mpi_type: zcomp picks
  * codecs by it), or MPI_BYTE with --bytes.
  * One phase of MESSAGES messages, then one more per CMD, each after
  * system(CMD) (on rank 0, with a barrier around it).  Output (rank 0):
@@ -26,6 +26,7 @@
 
 #include "check.h"
 #include "datasets.h"
+#include "datasets_mpi.h"
 #include "mpi_pvar.h"
 
 static MPI_T_pvar_session sess;
@@ -57,7 +58,7 @@ int main(int argc, char **argv)
     const char *set = "int-50%zero";
     size_t size = 16u << 20;
     int n = 8, rank, nprocs, provided, i, k, m, first_cmd = argc, failures = 0;
-    const dataset_t *ds = NULL;
+    const dataset_t *ds;
     unsigned char *buf, *ref;
     MPI_Datatype dt;
     int count, as_bytes = 0;
@@ -79,11 +80,7 @@ int main(int argc, char **argv)
             break;
         }
     }
-    for (i = 0; i < n_datasets; i++) {
-        if (0 == strcmp(datasets[i].name, set)) {
-            ds = &datasets[i];
-        }
-    }
+    ds = dataset_find(set);
     if (NULL == ds || nprocs < 2 || size < 8 || n < 1) {
         if (0 == rank) {
             fprintf(stderr, "usage: zcomp_path --set NAME --size BYTES --n N [CMD ...], 2+ ranks\n");
@@ -99,8 +96,7 @@ int main(int argc, char **argv)
     }
     /* the data set's own datatype: zcomp picks codecs by it (fpc for
      * doubles...); whole elements only */
-    dt = as_bytes ? MPI_BYTE : 8 == ds->elem_size ? MPI_DOUBLE : 4 == ds->elem_size ? MPI_INT
-                                                                                  : MPI_BYTE;
+    dt = as_bytes ? MPI_BYTE : dataset_mpi_type(ds);
     {
         size_t esz = MPI_BYTE == dt ? 1 : (size_t) ds->elem_size;
         size -= size % esz;
