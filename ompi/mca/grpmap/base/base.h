@@ -24,8 +24,11 @@ struct ompi_proc_t;
 
 OMPI_DECLSPEC extern mca_base_framework_t ompi_grpmap_base_framework;
 
-/* Opens the framework (from ompi_comm_init, once MPI_COMM_WORLD's group
- * exists) and keeps world, retained, as ompi_group_grpmap_world. */
+/* Opens the framework and keeps world, retained, as
+ * ompi_group_grpmap_world: on 4.1 from ompi_comm_init with MPI_COMM_WORLD's
+ * group; on 5.0 from ompi_group_init with NULL, and the base builds its
+ * own table of the job's processes (a Sessions program may have no
+ * MPI_COMM_WORLD). */
 int ompi_grpmap_base_init(struct ompi_group_t *world);
 /* From ompi_group_finalize. */
 void ompi_grpmap_base_fini(void);

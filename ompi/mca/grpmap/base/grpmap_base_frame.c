@@ -17,6 +17,7 @@
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
 #include "opal/mca/common/suite/common_suite.h"
+#include "opal/mca/common/suite/suite_compat.h"
 #include "ompi/constants.h"
 #include "ompi/group/group.h"
 #include "ompi/proc/proc.h"
@@ -40,6 +41,7 @@ static unsigned long long stat_bytes, stat_dense_bytes, stat_groups, stat_lookup
 static unsigned long long stat_cache_hits, stat_cache_misses;
 static double stat_build_time;
 static unsigned long long *stat_per_repr;   /* nreprs + 1 (composite) */
+static size_t stat_per_repr_len;           /* its slots (kept across re-inits) */
 
 /* A read-only int variable of the base, grpmap_base_<name> */
 #define register_int(name, desc, values, level, dflt, storage) \
@@ -181,6 +183,32 @@ static int open_reprs(const grpmap_repr_t **out)
     return n;
 }
 
+/* grpmap's own table of the job's processes by world rank, built as Open
+ * MPI 5.0 builds the mpi://WORLD process set's group: a process this one
+ * already knows, retained, or a sentinel naming it (resolved on first use
+ * by ompi_group_dense_lookup, as in any dense group).  For Open MPI 5.0,
+ * where a Sessions program has no MPI_COMM_WORLD. */
+static ompi_group_t *build_world(void)
+{
+    int n = (int) ompi_process_info.num_procs, i;
+    ompi_group_t *g = SUITE_GROUP_ALLOCATE(NULL, n);
+    if (NULL == g) {
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        opal_process_name_t name = {.jobid = OMPI_PROC_MY_NAME->jobid, .vpid = (opal_vpid_t) i};
+        ompi_proc_t *p = (ompi_proc_t *) ompi_proc_lookup(name);
+        if (NULL == p) {
+            g->grp_proc_pointers[i] = (ompi_proc_t *) ompi_proc_name_to_sentinel(name);
+        } else {
+            OBJ_RETAIN(p);
+            g->grp_proc_pointers[i] = p;
+        }
+    }
+    ompi_set_group_rank(g, ompi_proc_local());
+    return g;
+}
+
 int ompi_grpmap_base_init(ompi_group_t *world)
 {
     int rc, n, i;
@@ -209,10 +237,26 @@ int ompi_grpmap_base_init(ompi_group_t *world)
     }
     n = open_reprs(NULL);
     reprs = calloc((size_t) n + 1, sizeof(*reprs));
-    stat_per_repr = calloc((size_t) n + 2, sizeof(*stat_per_repr));
-    if (NULL == reprs || NULL == stat_per_repr) {
+    if (NULL != reprs && stat_per_repr_len < (size_t) n + 2) {
+        /* an init after a finalize (Open MPI 5.0: sessions) keeps the
+         * array; a smaller one stays allocated: MPI_T may hold its pvars */
+        unsigned long long *s = calloc((size_t) n + 2, sizeof(*stat_per_repr));
+        if (NULL != s) {
+            stat_per_repr = s;
+            stat_per_repr_len = (size_t) n + 2;
+        }
+    }
+    if (NULL == world) {
+        world = build_world();   /* released with OBJ_RELEASE below */
+    } else {
+        OBJ_RETAIN(world);
+    }
+    if (NULL == reprs || stat_per_repr_len < (size_t) n + 2 || NULL == world) {
         free(reprs);
-        free(stat_per_repr);
+        reprs = NULL;
+        if (NULL != world) {
+            OBJ_RELEASE(world);
+        }
         mca_base_framework_close(&ompi_grpmap_base_framework);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -241,7 +285,6 @@ int ompi_grpmap_base_init(ompi_group_t *world)
     if (opal_output_get_verbosity(ompi_grpmap_base_framework.framework_output) >= 10) {
         engine.report = report_verbose;
     }
-    OBJ_RETAIN(world);
     ompi_group_grpmap_world = world;
     ready = 1;
     opal_output_verbose(10, ompi_grpmap_base_framework.framework_output,
@@ -316,7 +359,12 @@ void ompi_grpmap_base_compress(ompi_group_t *group)
     }
     for (i = 0; i < n; i++) {
         ompi_proc_t *p = group->grp_proc_pointers[i];
-        opal_process_name_t name = ompi_proc_is_sentinel(p)
+        opal_process_name_t name;
+        if (NULL == p) {   /* a table not filled in: leave it as it is */
+            free(wr);
+            return;
+        }
+        name = ompi_proc_is_sentinel(p)
                                        ? ompi_proc_sentinel_to_name((uintptr_t) p)
                                        : p->super.proc_name;
         /* another job's process (spawn, connect/accept): keep it dense */

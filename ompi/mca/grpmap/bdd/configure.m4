@@ -10,9 +10,9 @@ AC_DEFUN([MCA_ompi_grpmap_bdd_CONFIG],[
     AC_CONFIG_FILES([ompi/mca/grpmap/bdd/Makefile])
     OPAL_VAR_SCOPE_PUSH([ompi_grpmap_bdd_happy])
 
-    OPAL_CHECK_PACKAGE([grpmap_bdd], [bdd.h], [bdd], [bdd_init], [], [], [],
-                       [ompi_grpmap_bdd_happy=yes],
-                       [ompi_grpmap_bdd_happy=no])
+    OMPI_SUITE_CHECK_PACKAGE([grpmap_bdd], [bdd.h], [bdd], [bdd_init],
+                             [ompi_grpmap_bdd_happy=yes],
+                             [ompi_grpmap_bdd_happy=no])
 
     AS_IF([test "$ompi_grpmap_bdd_happy" = "yes"],
           [$1],

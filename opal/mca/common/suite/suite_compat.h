@@ -90,4 +90,12 @@ static inline int suite_info_get(opal_info_t *info, const char *key, size_t len,
 #endif
 }
 
+/* grpmap: 5.0's ompi_group_allocate takes the group a new one derives
+ * from (NULL: none), whose grp_instance (MPI Session) it inherits. */
+#if SUITE_OMPI_5
+#    define SUITE_GROUP_ALLOCATE(orig, n) ompi_group_allocate((orig), (n))
+#else
+#    define SUITE_GROUP_ALLOCATE(orig, n) ((void) (orig), ompi_group_allocate((n)))
+#endif
+
 #endif /* OPAL_MCA_COMMON_SUITE_COMPAT_H */
