@@ -10,13 +10,14 @@
 #include "opal/class/opal_pointer_array.h"
 #include "opal/mca/base/base.h"
 #include "opal/mca/base/mca_base_pvar.h"
-#include "opal/threads/mutex.h"
+#include "opal/mca/common/suite/suite_compat.h"
+#include SUITE_THREADS_MUTEX_H
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
 #include "opal/mca/common/suite/common_suite.h"
 #include "ompi/constants.h"
 #include "ompi/mca/comm_store/base/base.h"
-#include "ompi/mca/rte/rte.h"
+#include SUITE_RTE_H
 
 #include "ompi/mca/comm_store/base/static-components.h"
 
@@ -216,11 +217,13 @@ static void writer_lock_take(void)
 }
 
 /* The map's insert and remove, keeping the debugger's table in step.  A
- * failure to record a pointer there only hides it from a debugger. */
+ * failure to record a pointer there only hides it from a debugger.  A
+ * pointer with bit 0 set is no communicator but a reservation (5.0's
+ * OMPI_COMM_SENTINEL_OWNER, communicator.h): the debugger never sees it. */
 static int store_insert(uint32_t cid, void *ptr)
 {
     int rc = ompi_comm_store_ops->insert(ompi_comm_store_map, cid, ptr), slot;
-    if (0 == rc) {
+    if (0 == rc && 0 == ((uintptr_t) ptr & 1)) {
         slot = opal_pointer_array_add(&ompi_comm_store_debugger_comms, ptr);
         if (slot >= 0
             && 0 != ompi_comm_store_ops->insert(debugger_slots, cid,
