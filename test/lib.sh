@@ -186,6 +186,16 @@ mpich_clean() {
     assert_no_grep '^FAIL|UNEXPECTED|NO TESTS' "$name.txt" "$name: MPICH lost a test"
 }
 
+# mpich_xfail DIR: how many of MPICH's DIR/ tests this base's series is
+# expected to fail (contrib/mpich-tests.sh's list: test/mpich/ for 4.1,
+# test/mpich/<series>/ otherwise), for asserting its summary line.
+mpich_xfail() {
+    local l=$TOP/test/mpich/$1.expected-fail
+    [ "$OMPI_SERIES" = 4.1 ] || l=$TOP/test/mpich/$OMPI_SERIES/$1.expected-fail
+    [ -f "$l" ] || { echo 0; return; }
+    grep -cv '^#\|^$' "$l" || true
+}
+
 # The verified Open MPI tarball the build used (for the build tests).
 base_tarball() {
     local t=${OMPI_TARBALL:-}

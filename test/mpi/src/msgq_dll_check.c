@@ -542,7 +542,11 @@ static known_t *track(MPI_Comm comm, const char *name)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     k->comm = comm;
+#if OPAL_MAJOR_VERSION >= 5
+    k->cid = c->c_index;   /* 5.0: the DLL's unique_id is the local index */
+#else
     k->cid = c->c_contextid;
+#endif
     k->live = true;
     k->world_ranks = NULL;
     if (MPI_COMM_NULL == comm) {   /* no MPI calls allowed on it */
