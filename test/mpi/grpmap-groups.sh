@@ -56,7 +56,10 @@ assert_grep 'grpmap: group of 3 members: array' site.txt "site parameter file no
 cp conf.orig "$conf"
 # a group with another job's processes (spawn + merge) stays dense
 build_mpi "$TOP/test/mpi/src/grpmap_spawn.c" spawn
-run_to 120 spawn.txt -np 2 --mca grpmap array --mca grpmap_base_min_size 0 ./spawn \
+# (TCP over IPv4 only: 5.0.7's TCP BTL cannot pair a spawned job's
+# processes on a host with IPv6 addresses besides IPv4 and hangs, stock,
+# open-mpi/ompi#14079)
+run_to 120 spawn.txt -np 2 --mca btl_tcp_disable_family 6 --mca grpmap array --mca grpmap_base_min_size 0 ./spawn \
     || { tail -20 spawn.txt; fail "spawn test failed"; }
 assert_grep '^grpmap_spawn: OK' spawn.txt "a merged group with spawned processes"
 # translation caches on every compressed map (bitmap's SELECT is dear
