@@ -15,7 +15,7 @@ info=$("$PREFIX/bin/ompi_info" 2>&1) || { echo "ompi_info failed: $info" >&2; ex
 
 echo "$(echo "$info" | sed -n 's/^ *Open MPI: /Open MPI /p' | head -1), installed in $PREFIX"
 echo "Components this project adds, as ompi_info lists them:"
-# What the installed base's profile leaves off it (core hooks not yet ported).
+# What the installed base's profile leaves off it (a name its series never had).
 ver=$(echo "$info" | sed -n 's/^ *Open MPI: //p' | head -1)
 skip=""
 [ -f "$TOP/config/base/$ver" ] && skip=$(. "$TOP/config/base/$ver"; echo "${OMPI_OVERLAY_SKIP:-}")

@@ -68,8 +68,8 @@ TARBALL=${MPI4PY_TESTS_TARBALL:-$TOP/../shared/clients/mpi4py-3.1.4-test.tar.gz}
 #   (test_msgzero's reductions, mpi4py's own skip for Open MPI).
 FULL_TESTS=1358
 SKIPPED=152
-# The suite's components this base has (5.0.7: not yet comm_store and
-# grpmap; issue 37).
+# The suite's components this base has (every one on 4.1.4 and 5.0.7;
+# a base's profile may leave one out).
 CS=0 GM=0 ZC=0
 have ompi/mca/comm_store && CS=1
 have ompi/mca/grpmap && GM=1

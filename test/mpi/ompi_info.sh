@@ -8,7 +8,7 @@ if [ "$OMPI_SERIES" = 5.0 ]; then
     # 5.0.7 as Debian 13 builds it: C and the three Fortran interfaces (5.0
     # has no C++ bindings), OMPIO with the suite's fcoll and ROMIO, the
     # transports, external hwloc and libevent; then the suite's components
-    # less those its profile leaves out (core hooks not yet ported).
+    # less those its profile leaves out (4.1's bzip name on 5.0).
     # Debian 12's own openmpi-bin is 4.1.4, so there is no stock 5.0.7 to
     # compare with component by component here.
     assert_grep "^ *Open MPI: $OMPI_BASE_VERSION\$" info.txt
