@@ -16,6 +16,7 @@
 #     from the second message on the slow link, a raw probe that times the
 #     fast one within 5 messages, compressed again from the fourth message
 #     once the link is slow again.
+#  3. The receiver runs with zcomp off: raw, one warning, no hang.
 # Needs root (namespaces, tc); skipped without it.
 . "$TEST_LIB"
 needs ompi/mca/pml/zcomp
@@ -103,4 +104,20 @@ grep -Eq 'path to peer 1: timed .*estimate raised, .* -> ([3-9][0-9][0-9]|[0-9]{
 # slow again: compressed (or probed) from message 4 on (two timed raw sends
 # lower the estimate, if phase 1 ended raw)
 [[ ${d2:3} =~ ^[Cp]*C[Cp]*$ ]] || fail "slow link again (phase 2): $d2: not compressed from message 4 on"
+
+note "3. the receiver on another node runs with zcomp off"
+# The sender must learn from the modex that its peer published no zcomp
+# and send raw, with one warning and no hang (5.0.7 fetches the key from
+# the peer's node with a 2-second limit: before, under PRRTE, it read only
+# its own copy, found no peer ever, and never compressed across nodes).
+cat >zoff1.sh <<'EOF2'
+#!/bin/sh
+[ "$OMPI_COMM_WORLD_RANK" = 1 ] || export OMPI_MCA_pml_zcomp_enable=1 OMPI_MCA_pml_zcomp_strategy=always
+exec "$@"
+EOF2
+chmod +x zoff1.sh
+cluster mixed.txt ./zoff1.sh ./path --set int-90%zero --n 3
+grep -a 'phase 0' mixed.txt || true
+assert_grep '^ *phase 0 rrr ' mixed.txt "zcomp compressed to a peer with zcomp off"
+assert_grep 'did not publish that it runs zcomp' mixed.txt "no warning about the peer without zcomp"
 echo "zcomp-cluster: ok"

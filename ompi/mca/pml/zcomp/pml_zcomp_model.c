@@ -206,21 +206,57 @@ static uint64_t zc_peer_key(const ompi_proc_t *proc)
     return ((uint64_t) proc->super.proc_name.jobid << 32) | proc->super.proc_name.vpid;
 }
 
+/* The wire version proc published, if any.  4.1's ORTE gives every process
+ * the whole modex at MPI_Init's fence, so only that data is looked at
+ * (OPTIONAL): a direct fetch of a key that was never published would wait
+ * for ever.  Under 5.0's PRRTE a client holds no other node's data (OPTIONAL
+ * and IMMEDIATE gets miss keys that were published, measured 2026-11-30
+ * with PRRTE 3.0.8 and PMIx 5.0.5), so the key is fetched, with a time
+ * limit for a peer that never published it: ZC_MODEX_FETCH_S seconds, once
+ * per such peer, which is told to the user anyway (peer-without-zcomp). */
+#define ZC_MODEX_FETCH_S 2
+static int zc_peer_wire_version(const ompi_proc_t *proc, uint32_t *v)
+{
+#if SUITE_OMPI_5
+    pmix_proc_t pp;
+    pmix_info_t info;
+    pmix_value_t *kv = NULL;
+    int secs = ZC_MODEX_FETCH_S;
+    pmix_status_t prc;
+    OPAL_PMIX_CONVERT_NAME(&pp, &proc->super.proc_name);
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
+    prc = PMIx_Get(&pp, ZC_MODEX_KEY, &info, 1, &kv);
+    PMIX_INFO_DESTRUCT(&info);
+    if (PMIX_SUCCESS == prc && NULL != kv && PMIX_UINT32 == kv->type) {
+        *v = kv->data.uint32;
+        PMIX_VALUE_RELEASE(kv);
+        return OPAL_SUCCESS;
+    }
+    if (NULL != kv) {
+        PMIX_VALUE_RELEASE(kv);
+    }
+    return OPAL_ERR_NOT_FOUND;
+#else
+    uint32_t *pv = v;
+    int rc;
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, ZC_MODEX_KEY, &proc->super.proc_name, &pv, OPAL_UINT32);
+    return rc;
+#endif
+}
+
 /* Does this peer decode our marked messages?  A process with zcomp off (or
  * another wire version, or a PML without marked messages) would take the
  * header and compressed bytes for the data: it published nothing, so it
- * gets everything raw.  Only the data the modex already brought is looked
- * at (OPTIONAL): asking the server for a key that was never published
- * could wait for ever. */
+ * gets everything raw. */
 static bool zc_peer_has_zcomp(const ompi_proc_t *proc, int dst)
 {
     static int32_t warned = 0;
-    uint32_t v = 0, *pv = &v;
+    uint32_t v = 0;
     int rc;
     if (proc == ompi_proc_local()) {
         return true;
     }
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, ZC_MODEX_KEY, &proc->super.proc_name, &pv, SUITE_MODEX_UINT32);
+    rc = zc_peer_wire_version(proc, &v);
     if (OPAL_SUCCESS == rc && ZC_VERSION == v) {
         return true;
     }
