@@ -16,7 +16,12 @@
 # $OVERLAY_BUILD_DIR/test-logs/<area>-<name>.log; a failure prints the tail.
 # Environment: PREFIX (installation under test, default ./_install),
 # OVERLAY_BUILD_DIR (default ./_build), TEST_TIMEOUT (seconds, default 900),
-# TESTS (a pattern, as the arguments), TEST_AREAS (default "unit mpi build").
+# TESTS (a pattern, as the arguments), TEST_AREAS (default "unit mpi build"),
+# TEST_REPEAT_OF (a base this checkout's suite has already run on in the
+# same run: scripts whose line "# test-scope: any base" says their code does
+# not depend on the Open MPI base, or "# test-scope: first base (why)" that
+# they repeat a conformance run whose base-specific paths other scripts
+# cover, are skipped, saying so).
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
@@ -43,6 +48,11 @@ for area in ${TEST_AREAS:-unit mpi build}; do
             [ $m -eq 1 ] || continue
         fi
         name="$area-$(basename "$t" .sh)"
+        if [ -n "${TEST_REPEAT_OF:-}" ] && grep -Eq '^# test-scope: (any|first) base' "$t"; then
+            skipped=$((skipped + 1))
+            printf 'SKIP  %-40s %4ds  (%s)\n' "$rel" 0 "$(sed -n 's/^# test-scope: //p' "$t" | head -n 1); ran on $TEST_REPEAT_OF in this run"
+            continue
+        fi
         log=$LOGDIR/$name.log
         TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ompitest.$name.XXXXXX")
         t0=$(date +%s)

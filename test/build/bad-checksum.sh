@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # A tarball with the wrong checksum stops autogen.pl with a message that says
 # so and names the expected sha256; nothing is unpacked.
 . "$TEST_LIB"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # A patch that no longer applies stops the preparation, naming the patch, and
 # no later patch is applied; a good series applies in name order.
 . "$TEST_LIB"

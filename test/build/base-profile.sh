@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # OMPI_BASE picks a base profile (config/base/<version>): an unknown base
 # stops autogen.pl and quickstart.sh naming the profiles there are; each
 # profile's tarball is checked against its own sha256; the 4.1.4 base keeps

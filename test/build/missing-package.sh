@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # quickstart.sh names the Debian packages that are missing; with NO_APT=1 (or
 # without root and sudo) it stops instead of building half-way.
 . "$TEST_LIB"

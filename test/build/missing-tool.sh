@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # A missing build tool stops autogen.pl before any work, naming the tool and
 # the Debian package that provides it.
 . "$TEST_LIB"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the codecs and their framework are the same code on every Open MPI base)
 # The codec benchmark in quick mode: every codec round-trips on every data set
 # (64 KB and 1 MB), fpc beats lz4 on the seed's patterned doubles, and going
 # through the framework costs under 5 % against calling liblz4/libzstd

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: first base (zcomp is the same code on every base; its hooks in 5.0's ob1 are run by zcomp-semantics, zcomp-threads and mpi4py with zcomp always)
 # Conformance under MPI_THREAD_MULTIPLE (issue 22), one of four scripts
 # (mpich-threads-*.sh; each fits the per-test time limit on 2 cores):
 # MPICH's threads/pt2pt and threads/coll pass exactly as on stock Open MPI

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # The comm_store storage structures (flat, rbtree, radix): edge cases,
 # random operations against a reference model with invariant checks, and
 # lock-free lookups racing a writer; under AddressSanitizer +

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # All nine codecs against the codec contract: round trips on every data set
 # and size, small output buffers, wrong lengths, and 100,000 fuzzed streams
 # per codec under AddressSanitizer + UndefinedBehaviorSanitizer (leaks

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # The rice codec's own tests (format details, reference model, error paths,
 # fuzz) under AddressSanitizer + UndefinedBehaviorSanitizer, for each build
 # of the encoder: the one this CPU picks, and the generic one (which a CPU

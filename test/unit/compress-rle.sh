@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # The rle codec's own tests (format details, reference model, error paths,
 # fuzz) under AddressSanitizer + UndefinedBehaviorSanitizer.
 . "$TEST_LIB"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # The fcoll/la_twophase LAP solver: exhaustive and Hungarian cross-checks,
 # defaults kept on ties, error paths (ASan + UBSan), then the -O2 speed bar.
 . "$TEST_LIB"

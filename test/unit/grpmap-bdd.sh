@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # grpmap's bdd set form (thesis §4.1.2, BuDDy) against plain arrays: empty,
 # one member, whole worlds of 1 .. 2^20 + 1, members near 2^31; evens,
 # odds, multiples of 2^k, matrix rows and columns and 3-D mesh faces held

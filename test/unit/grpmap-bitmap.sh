@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # grpmap's bitmap set form (thesis §4.1.3) against plain arrays: empty,
 # one member, whole worlds of 1 .. 2^20 + 1, the last world rank, members
 # near 2^31, random sets of densities 0.001 .. 0.99, strides, clustered

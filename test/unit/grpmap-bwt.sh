@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # grpmap's bwt representation (blocks of 1000 world ranks through the
 # bzip2 codec of opal/mca/compress, the last block cached under a seqlock):
 # the contract checks, declines, 4 threads on the cache, the size of a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # grpmap's translation caches (linear, set-associative) against the
 # uncached SELECT, single-threaded (contents, eviction, the seed's hash)
 # and from 4 threads sharing one cache (every answer right, no lookup

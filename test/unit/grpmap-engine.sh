@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # grpmap's strategy engine and the array component (array, blocks, packed
 # permutation) against plain arrays: edge cases (empty, one member, the
 # whole world of 1 .. 2^20+1, the last world rank), random and shuffled

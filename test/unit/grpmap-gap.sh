@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # grpmap's sparse set forms, gap (thesis §4.1.4) and ef (Elias-Fano),
 # against plain arrays: empty, one member, whole worlds of 1 .. 2^20 + 1,
 # the last world rank, members 2^31 apart, world 2^31 - 1, random sets of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # The grpmap `lattice` representation (ranks[i] = first + sum x_k stride_k,
 # up to 8 levels): ranges, strides, block-cyclic sets, cube faces, the
 # thesis's application maps and Cartesian sub-blocks in any dimension order

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # The thesis's experiment maps (Table 6.1's 14 communicators of a world of
 # 200,000, chapter 5's classes A-E of a world of 10^6; generators and
 # information bounds in test/unit/grpmap_patterns.h) through the strategy

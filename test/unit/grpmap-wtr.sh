@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # grpmap's wtr representation (wavelet tree on runs, a permutation in about
 # n ceil(lg rho) bits): the contract checks on the identity, n = 0, 1, 2,
 # permutations merged from 2 .. 50,000 runs, every permutation of n <= 5,

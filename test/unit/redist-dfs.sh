@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # redist's rank-level schedulers (cyclic's depth-first search over the
 # transmission graph; phase's phases, with and without breaking cycles;
 # park's phases with parking)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: any base (the code under test is the same on every Open MPI base)
 # redist's action schedules (cyclic, unitcyclic, phase, park) replayed
 # slot by slot through the slot bookkeeping execute uses: 10,000 random
 # injective maps (0-50 % free, one in five zero-free) and the map that
