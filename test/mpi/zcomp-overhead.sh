@@ -15,24 +15,12 @@ command -v valgrind >/dev/null || skip "needs valgrind (apt-get install valgrind
 out=$(OUT=$TEST_TMP N1=300 N2=900 "$TOP/bench/zcomp-overhead.sh" 8,4096,65536 byte) ||
     { echo "$out"; fail "bench/zcomp-overhead.sh failed"; }
 echo "$out"
-# Known gap, not met yet (zcomp README, "Gaps"): on 5.0.7 the 4 KB message
-# costs 26 instructions over plain ob1's 2,575 (1.0101x; 4.1.4: 22 over
-# 2,363).  It must stay over the bar there until it is fixed: a pass tells
-# whoever fixed it to take the size out of this list.
-xfail=""
-[ "$OMPI_SERIES" = 4.1 ] || xfail=" 4096 "
-n=0 known=""
+n=0
 while read -r _ _ _ bytes _ plain _ z _ ratio _; do
     [[ $bytes =~ ^[0-9]+$ ]] || continue
     n=$((n + 1))
-    if awk -v p="$plain" -v z="$z" 'BEGIN { exit !(p > 0 && z <= p * 1.01) }'; then
-        [[ $xfail != *" $bytes "* ]] ||
-            fail "$bytes B: within 1 % on Open MPI $OMPI_BASE, which this test expects to fail: take $bytes out of its known gaps"
-    elif [[ $xfail == *" $bytes "* ]]; then
-        known="$known $bytes B ($ratio)"
-    else
+    awk -v p="$plain" -v z="$z" 'BEGIN { exit !(p > 0 && z <= p * 1.01) }' ||
         fail "$bytes B: zcomp $z instructions per message against plain ob1's $plain (over 1 %)"
-    fi
 done <<<"$out"
 [ $n -eq 3 ] || fail "expected 3 sizes from bench/zcomp-overhead.sh, read $n"
-echo "zcomp enabled, messages left raw: within 1 % of plain ob1's instructions${known:+, except the known gap on Open MPI $OMPI_BASE:$known}"
+echo "zcomp enabled, messages left raw: within 1 % of plain ob1's instructions"
