@@ -446,6 +446,7 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
     }
     if (ZC_XFER_TIMED == kind && p->remote) {
         p->timed = p->bw;
+        p->since_probe = 0; /* a timed transfer is as good as a probe */
     }
     if (p->bw < old) {
         /* a path given a ZC_PEER_FAST code may be slower than a codec now */
@@ -472,7 +473,11 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
  * at once when a compressed transfer carried its wire bytes more than
  * ZC_BW_TOLERANCE faster than the last timed raw transfer did (probe_now):
  * the path is faster than it was, by an amount the compressor's pace
- * hides.  Only messages that can be timed as
+ * hides.  And at once while a slow timed sample is held (low): the
+ * estimate it doubts still picks compression, and the second sample that
+ * confirms or clears it would otherwise wait up to 1/probe_budget
+ * messages (80 MB of a slowed path once, in zcomp-cluster at a budget of
+ * 0.25).  Only messages that can be timed as
  * ZC_XFER_TIMED samples qualify (4 MB and more, blocking).  Under the
  * model lock. */
 static bool zc_probe(zc_peer_t *peer, size_t bytes, double B, double speedup, bool blocking)
@@ -486,7 +491,7 @@ static bool zc_probe(zc_peer_t *peer, size_t bytes, double B, double speedup, bo
     extra = (double) bytes / B - tz;
     peer->probe_credit += mca_pml_zcomp.p.probe_budget * tz;
     peer->since_probe++;
-    if (peer->probe_now) {
+    if (peer->probe_now || peer->low > 0) {
         peer->probe_now = false;
         peer->since_probe = 0;
         return true;
