@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-scope: first base (zcomp is the same code on every base; its hooks in 5.0's ob1, every protocol, are run by zcomp-semantics, zcomp-threads and mpi4py with zcomp always)
 # Conformance with pml/zcomp in 'always' mode (every message of 4 KB or more
 # compressed with lz4): MPICH's pt2pt/ directory, and coll/ restricted to
 # its tests of at most 4 ranks (the whole of coll/ takes too long for the
