@@ -138,7 +138,7 @@ lat sm fuzz-5-cycle4k 5 --mca fcoll_la_twophase_cycle_buffer_size 4096 \
 lat tcp views-3 3 --mca fcoll_la_twophase_num_aggregators 2 -- views
 note "la_twophase done at ${SECONDS}s"
 
-# ---- MPICH, the directories of mpich-comm-store.sh, mpich-threads-comm-store.sh
+# ---- MPICH, the directories of mpich-grpmap-sets.sh (comm/), mpich-threads-comm-store.sh
 # and mpich-io-la-twophase.sh, once each, over shared memory.  comm/ only with
 # its tests of at most 4 ranks (ctxalloc and ctxsplit, the CID-heavy ones,
 # included), as mpich-zcomp.sh does for coll/: the whole directory takes
