@@ -61,7 +61,8 @@ PACKAGES="gcc g++ gfortran make perl autoconf automake libtool flex m4 patch tar
   liblz4-dev libzstd-dev liblzo2-dev libbz2-dev libbdd-dev
   libnl-3-dev libnl-route-3-dev
   openssh-client iproute2 procps bzip2 slurmctld slurmd slurm-client munge
-  libhdf5-openmpi-dev openmpi-bin libopenmpi-dev python3-mpi4py python3-numpy"
+  libhdf5-openmpi-dev openmpi-bin libopenmpi-dev python3-mpi4py python3-numpy
+  valgrind"
 case $DEB_ARCH in hurd-*|kfreebsd-*|s390x) ;; *) PACKAGES="$PACKAGES libibverbs-dev" ;; esac
 case $DEB_ARCH in hurd-*|kfreebsd-*|s390x|sh4|powerpc|x32) ;; *) PACKAGES="$PACKAGES libfabric-dev" ;; esac
 case $DEB_ARCH in amd64|ppc64el|arm64) PACKAGES="$PACKAGES libucx-dev" ;; esac

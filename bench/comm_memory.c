@@ -5,8 +5,14 @@
  * Per-communicator memory and the latency around it (issue 19; seed 001's
  * communicator-split benchmark).
  *
- *   comm_memory mem K     each rank creates K communicators of one kind and
- *                         keeps them, then frees them; kinds: dup (of the
+ *   comm_memory mem K [used]
+ *                         each rank creates K communicators of one kind and
+ *                         keeps them, then frees them; with "used", each
+ *                         carries one message round a ring of its members
+ *                         right after it is made, inside the counted part
+ *                         (what an application does with a communicator:
+ *                         first contacts, the PML's per-peer state);
+ *                         kinds: dup (of the
  *                         world), row and col (of a 2-D grid from
  *                         MPI_Dims_create, by MPI_Comm_split), plane (z
  *                         planes of a 3-D grid, by MPI_Comm_split), cart
@@ -16,7 +22,8 @@
  *                         mallinfo2 (arena + mmapped bytes in use) and an
  *                         interposed counter (test/common/heap_counter.h),
  *                         the mean over the ranks and the median rank's:
- *                           mem KIND members=M bytes_mallinfo=X bytes_counter=Y
+ *                           mem KIND use=unused|used members=M
+ *                               bytes_mallinfo=X bytes_counter=Y
  *                               median_mallinfo=X' median_counter=Y'
  *   comm_memory lat REPS  median over REPS interleaved repeats of: 0- and
  *                         8-byte ping-pong (ranks 0 and 1), a 6-neighbour
@@ -45,15 +52,21 @@
 #include <string.h>
 
 #include "check.h"
+#ifdef COMM_CENSUS
+#include <valgrind/valgrind.h>
+#else
 #include "heap_counter.h"
+#endif
 
 static int rank, size;
 
+#ifndef COMM_CENSUS
 static long long mallinfo_bytes(void)
 {
     struct mallinfo2 m = mallinfo2();
     return (long long) (m.uordblks + m.hblkhd);
 }
+#endif
 
 /* One communicator of the kind; *members gets its size. */
 static MPI_Comm make_comm(const char *kind, MPI_Comm cart2)
@@ -79,7 +92,55 @@ static MPI_Comm make_comm(const char *kind, MPI_Comm cart2)
     return c;
 }
 
-static void mem(int k)
+/* One message round a ring of the communicator's members. */
+static void ring(MPI_Comm c)
+{
+    int r, n, in = -1, out;
+    MPI_Comm_rank(c, &r);
+    MPI_Comm_size(c, &n);
+    out = r;
+    MPI_Sendrecv(&out, 1, MPI_INT, (r + 1) % n, 7, &in, 1, MPI_INT, (r + n - 1) % n, 7, c,
+                 MPI_STATUS_IGNORE);
+    CHECK(in == (r + n - 1) % n, "ring: got %d from %d", in, (r + n - 1) % n);
+}
+
+#ifdef COMM_CENSUS
+/* Under valgrind's massif (bench/comm_census.sh): a detailed snapshot of
+ * the heap before and after K used communicators of the kind, which the
+ * script reads by allocation stack. */
+static void census(const char *kind, int k, const char *out)
+{
+    MPI_Comm *cs = xmalloc(k * sizeof(*cs)), cart2, warm;
+    int d2[2] = {0, 0}, periods[2] = {0, 0}, members;
+    char cmd[4096];
+
+    CHECK(RUNNING_ON_VALGRIND, "census runs under valgrind --tool=massif");
+    MPI_Dims_create(size, 2, d2);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, d2, periods, 0, &cart2);
+    warm = make_comm(kind, cart2);
+    ring(warm);
+    MPI_Comm_free(&warm);
+    MPI_Barrier(MPI_COMM_WORLD);
+    snprintf(cmd, sizeof(cmd), "detailed_snapshot %s.a.%d", out, rank);
+    CHECK(0 == VALGRIND_MONITOR_COMMAND(cmd), "massif refused: %s", cmd);
+    for (int i = 0; i < k; i++) {
+        cs[i] = make_comm(kind, cart2);
+        ring(cs[i]);
+    }
+    snprintf(cmd, sizeof(cmd), "detailed_snapshot %s.b.%d", out, rank);
+    CHECK(0 == VALGRIND_MONITOR_COMMAND(cmd), "massif refused: %s", cmd);
+    MPI_Comm_size(cs[0], &members);
+    for (int i = 0; i < k; i++) {
+        MPI_Comm_free(&cs[i]);
+    }
+    MPI_Comm_free(&cart2);
+    free(cs);
+    if (0 == rank) {
+        printf("census %s members=%d k=%d\n", kind, members, k);
+    }
+}
+#else
+static void mem(int k, int used)
 {
     static const char *kinds[] = {"dup", "row", "col", "plane", "cart"};
     MPI_Comm *cs = xmalloc(k * sizeof(*cs)), cart2;
@@ -96,12 +157,18 @@ static void mem(int k)
          * parent (free lists, the collective modules' buffers) is not the
          * new communicators' */
         MPI_Comm warm = make_comm(kinds[t], cart2);
+        if (used) {
+            ring(warm);
+        }
         MPI_Comm_free(&warm);
         MPI_Barrier(MPI_COMM_WORLD);
         m0 = mallinfo_bytes();
         h0 = heap_cur;
         for (int i = 0; i < k; i++) {
             cs[i] = make_comm(kinds[t], cart2);
+            if (used) {
+                ring(cs[i]);
+            }
         }
         v[0] = mallinfo_bytes() - m0;
         v[1] = heap_cur - h0;
@@ -125,9 +192,9 @@ static void mem(int k)
                 }
                 med[m] = test_median_mean(per, size);
             }
-            printf("mem %s members=%d bytes_mallinfo=%.1f bytes_counter=%.1f median_mallinfo=%.1f "
+            printf("mem %s use=%s members=%d bytes_mallinfo=%.1f bytes_counter=%.1f median_mallinfo=%.1f "
                    "median_counter=%.1f\n",
-                   kinds[t], members, mean[0], mean[1], med[0], med[1]);
+                   kinds[t], used ? "used" : "unused", members, mean[0], mean[1], med[0], med[1]);
             fflush(stdout);
         }
     }
@@ -136,6 +203,7 @@ static void mem(int k)
     free(all);
     free(cs);
 }
+#endif
 
 /* ---- latency ------------------------------------------------------------ */
 #define ITERS 2000
@@ -280,13 +348,22 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+#ifdef COMM_CENSUS
+    CHECK(5 == argc && 0 == strcmp(argv[1], "census"), "usage: comm_census census KIND K OUT");
+    census(argv[2], atoi(argv[3]), argv[4]);
+    MPI_Finalize();
+    return 0;
+#endif
     CHECK((3 == argc && (0 == strcmp(argv[1], "mem") || 0 == strcmp(argv[1], "lat")))
+              || (4 == argc && 0 == strcmp(argv[1], "mem") && 0 == strcmp(argv[3], "used"))
               || (4 == argc && 0 == strcmp(argv[1], "instr")),
-          "usage: comm_memory mem K | lat REPS | instr pingpong|halo N");
+          "usage: comm_memory mem K [used] | lat REPS | instr pingpong|halo N");
     if (0 == strcmp(argv[1], "instr")) {
         instr(argv[2], atoi(argv[3]));
+#ifndef COMM_CENSUS
     } else if (0 == strcmp(argv[1], "mem")) {
-        mem(atoi(argv[2]));
+        mem(atoi(argv[2]), 4 == argc);
+#endif
     } else {
         CHECK(size >= 2, "lat needs 2 ranks or more");
         lat(atoi(argv[2]));

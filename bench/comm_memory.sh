@@ -6,7 +6,10 @@
 # Per-communicator memory (bench/comm_memory.c, issue 19): at NPS ranks
 # (oversubscribed), each rank creates K communicators of each kind (dup of
 # the world, rows and columns of a 2-D grid, planes of a 3-D grid, rows by
-# MPI_Cart_sub) and measures its heap growth per communicator, under
+# MPI_Cart_sub) and measures its heap growth per communicator, twice:
+# unused (made and kept) and used (each carries one message round a ring of
+# its members as it is made, as an application's communicators do: the
+# first contacts' per-peer state is counted), under
 #   stock   dense group maps (grpmap_base_min_size above the job) and ob1's
 #           flat peer table (pml_ob1_sparse_peers_min -1);
 #   suite   every group offered to grpmap (grpmap_base_min_size 0) and
@@ -48,16 +51,20 @@ suite=(--mca pml ob1 --mca grpmap_base_min_size 0 --mca pml_ob1_sparse_peers_min
 if [ -n "$NPS" ]; then
 echo "== memory per communicator: K=$K communicators of each kind, ranks: $NPS"
 for np in $NPS; do
-    mpirun -np "$np" "${stock[@]}" "$work/cm" mem "$K" | sed "s/^mem /mem stock np=$np /" | tee -a "$work/mem.txt"
-    mpirun -np "$np" "${suite[@]}" "$work/cm" mem "$K" | sed "s/^mem /mem suite np=$np /" | tee -a "$work/mem.txt"
+    for use in "" used; do
+        mpirun -np "$np" "${stock[@]}" "$work/cm" mem "$K" $use | sed "s/^mem /mem stock np=$np /" | tee -a "$work/mem.txt"
+        mpirun -np "$np" "${suite[@]}" "$work/cm" mem "$K" $use | sed "s/^mem /mem suite np=$np /" | tee -a "$work/mem.txt"
+    done
 done
 
+for use in unused used; do
 echo
-echo "bytes per communicator, the median rank's by the interposed counter (the mean over ranks in"
-echo "parentheses: it adds ob1's fragment pools growing on ranks that took unexpected messages):"
-awk '
-{ s = $2; np = substr($3, 4); kind = $4; m = substr($5, 9)
-  split($7, b, "="); mean = b[2]; split($9, c, "="); ct = c[2]
+echo "$use communicators: bytes per communicator, the median rank's by the interposed counter (the"
+echo "mean over ranks in parentheses: it adds ob1's fragment pools growing on ranks that took"
+echo "unexpected messages):"
+awk -v use="use=$use" '
+$5 == use { s = $2; np = substr($3, 4); kind = $4; m = substr($6, 9)
+  split($8, b, "="); mean = b[2]; split($10, c, "="); ct = c[2]
   key = kind " " s; keys[key] = 1; kinds[kind] = 1
   n[key]++; X[key, n[key]] = m; Y[key, n[key]] = ct; YM[key, n[key]] = mean; NP[key, n[key]] = np }
 END {
@@ -92,6 +99,7 @@ END {
   }
   print "(at 262144: K=1000 communicators of the kind, members as the kind grows: dup N, row/col/cart sqrt N = 512, plane N^(2/3) = 4096)"
 }' "$work/mem.txt"
+done
 fi
 
 # Instructions per iteration on one rank under callgrind, where timing
