@@ -294,7 +294,7 @@ do_showcase() {
 }
 
 do_test() {
-    PREFIX="$PREFIX" OVERLAY_BUILD_DIR="$BUILD" "$TOP/test/run.sh"
+    PREFIX="$PREFIX" OVERLAY_BUILD_DIR="$BUILD" TEST_SIDE_PGID="${TEST_SIDE_PGID:-}" "$TOP/test/run.sh"
 }
 
 # Waits for the build started beside the tests (its own session: setsid);
@@ -329,12 +329,14 @@ do_test_all() {
     t0=$(stamp)
     say "testing Open MPI $OMPI_BASE, then ${others[*]:-no other base}"
     do_build
-    # The next base builds beside this base's tests, on idle CPU only
-    # (SCHED_IDLE, idle I/O class): a test gets both cores whenever it asks,
-    # and the build takes what the tests leave (the unit tests run one
-    # process at a time; MPI jobs start up, wait on links and sleep).  The
-    # first base's whole test run was about 25 minutes of a 2-core CI run
-    # in which the second base's build took 20 minutes on its own.
+    # The next base builds beside this base's unit tests, which run one
+    # process at a time: its source tree and configure (about 6 minutes,
+    # one process as well) take the other core.  test/run.sh stops it
+    # (SIGSTOP to its process group, TEST_SIDE_PGID) before the first test
+    # that launches MPI jobs and lets it go on when the tests end: even at
+    # idle priority a build beside oversubscribed ranks, which yield the
+    # core to one another, took 3x as long for comm-store.sh (a yielding
+    # rank handed the core to the build for up to a scheduler tick).
     local side_pid="" side_log="" idle=()
     if [ ${#others[@]} -gt 0 ]; then
         if chrt -i 0 true 2>/dev/null; then idle=(chrt -i 0); else idle=(nice -n 19); fi
@@ -344,15 +346,17 @@ do_test_all() {
         setsid -w "${idle[@]}" env -u PREFIX -u OVERLAY_BUILD_DIR OMPI_BASE="${others[0]}" \
             "$TOP/quickstart.sh" build >"$side_log" 2>&1 &
         side_pid=$!
-        # Its own session does not see the terminal's ^C: stop it on exit.
-        trap 'kill -TERM -- "-$side_pid" 2>/dev/null || true' EXIT
+        # Its own session does not see the terminal's ^C: stop it on exit
+        # (a stopped process takes SIGTERM once continued).
+        trap 'kill -TERM -- "-$side_pid" 2>/dev/null; kill -CONT -- "-$side_pid" 2>/dev/null || true' EXIT
     fi
-    do_test || rc=1
+    TEST_SIDE_PGID=$side_pid do_test || rc=1
     say "Open MPI $OMPI_BASE: $([ $rc -eq 0 ] && echo passed || echo FAILED) ($(( $(stamp) - t0 )) s since the start)"
     local left brc out lim=() built side_rc
     for b in "${others[@]}"; do
         built=""
         if [ -n "$side_pid" ]; then
+            kill -CONT -- "-$side_pid" 2>/dev/null || true
             say "Open MPI $b: waiting for its build ($(( $(stamp) - t0 )) s since the start)"
             side_rc=0
             wait_side_build "$side_pid" || side_rc=$?

@@ -21,7 +21,10 @@
 # same run: scripts whose line "# test-scope: any base" says their code does
 # not depend on the Open MPI base, or "# test-scope: first base (why)" that
 # they repeat a conformance run whose base-specific paths other scripts
-# cover, are skipped, saying so).
+# cover, are skipped, saying so), TEST_SIDE_PGID (a process group that may
+# run beside the unit tests only -- quickstart.sh's build of the next base:
+# stopped with SIGSTOP before the first script of a later area, continued
+# when run.sh ends).
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export TOP
@@ -39,7 +42,19 @@ patterns=("$@")
 
 passed=0 failed=0 skipped=0 failures=()
 t_all=$(date +%s)
+side_job() {  # STOP or CONT the process group beside the unit tests
+    [ -n "${TEST_SIDE_PGID:-}" ] || return 0
+    kill -"$1" -- "-$TEST_SIDE_PGID" 2>/dev/null || true
+}
+trap 'side_job CONT' EXIT
 for area in ${TEST_AREAS:-unit mpi build}; do
+    if [ "$area" = unit ]; then
+        side_job CONT
+    elif [ -n "${TEST_SIDE_PGID:-}" ] && [ -z "${side_stopped:-}" ]; then
+        side_job STOP
+        side_stopped=1
+        echo "(stopped the job beside the unit tests, process group $TEST_SIDE_PGID, until the tests end)"
+    fi
     for t in "$TOP"/test/"$area"/*.sh; do
         [ -x "$t" ] || continue
         rel=${t#"$TOP"/}
