@@ -328,21 +328,25 @@ do_test_all() {
     fi
     t0=$(stamp)
     say "testing Open MPI $OMPI_BASE, then ${others[*]:-no other base}"
-    do_build
-    # The next base builds beside this base's unit tests, which run one
-    # process at a time: its source tree and configure (about 6 minutes,
-    # one process as well) take the other core.  test/run.sh stops it
-    # (SIGSTOP to its process group, TEST_SIDE_PGID) before the first test
-    # that launches MPI jobs and lets it go on when the tests end: even at
-    # idle priority a build beside oversubscribed ranks, which yield the
-    # core to one another, took 3x as long for comm-store.sh (a yielding
-    # rank handed the core to the build for up to a scheduler tick).
+    # Once, before two builds run side by side (one apt at a time).
+    install_deps
+    # The next base builds beside this base's build and unit tests, at idle
+    # priority (SCHED_IDLE, idle I/O class): this base's source tree and
+    # configure run one process at a time (about 6 minutes), and so do its
+    # unit tests, which leaves a core to the other base's source tree,
+    # configure and the start of its make.  test/run.sh stops it (SIGSTOP
+    # to its process group, TEST_SIDE_PGID) before the first test that
+    # launches MPI jobs and lets it go on when the tests end: even at idle
+    # priority a build beside oversubscribed ranks, which yield the core to
+    # one another, made comm-store.sh take 3x as long (a yielding rank
+    # handed the core to the build for up to a scheduler tick).
     local side_pid="" side_log="" idle=()
     if [ ${#others[@]} -gt 0 ]; then
         if chrt -i 0 true 2>/dev/null; then idle=(chrt -i 0); else idle=(nice -n 19); fi
         ! ionice -c 3 true 2>/dev/null || idle+=(ionice -c 3)
+        mkdir -p "$LOGS"
         side_log=$LOGS/build-base-${others[0]}.log
-        say "building Open MPI ${others[0]} beside the tests, on idle CPU only (${idle[*]}; log: $side_log)"
+        say "building Open MPI ${others[0]} beside $OMPI_BASE's build and unit tests, on idle CPU only (${idle[*]}; log: $side_log)"
         setsid -w "${idle[@]}" env -u PREFIX -u OVERLAY_BUILD_DIR OMPI_BASE="${others[0]}" \
             "$TOP/quickstart.sh" build >"$side_log" 2>&1 &
         side_pid=$!
@@ -350,6 +354,7 @@ do_test_all() {
         # (a stopped process takes SIGTERM once continued).
         trap 'kill -TERM -- "-$side_pid" 2>/dev/null; kill -CONT -- "-$side_pid" 2>/dev/null || true' EXIT
     fi
+    do_build
     TEST_SIDE_PGID=$side_pid do_test || rc=1
     say "Open MPI $OMPI_BASE: $([ $rc -eq 0 ] && echo passed || echo FAILED) ($(( $(stamp) - t0 )) s since the start)"
     local left brc out lim=() built side_rc
