@@ -22,6 +22,8 @@ import sys
 OWNERS = [
     (r'infosubscri', 'info subscriber table'),
     (r'^(?:ompi|mca)_coll_([a-z0-9]+)', 'coll/{}'),
+    # components' static functions (called through module pointers)
+    (r'^(libnbc|tuned|basic|han|adapt)_', 'coll/{}'),
     (r'^mca_pml_([a-z0-9]+)', 'pml/{}'),
     (r'^mca_(?:bml|btl)_', 'bml/btl'),
     (r'^(?:ompi_attr_|attr_)', 'attributes'),

@@ -14,9 +14,13 @@
 #     (int-50%zero as MPI_BYTE, which zcomp compresses with rle, fast
 #     enough that its compressed transfers show a faster path): compressed
 #     from the second message on the slow link, a raw probe that times the
-#     fast one within 5 messages, and once the link is slow again two
-#     timed raw messages in a row within the first 5, then compression.
+#     fast one within 5 messages, and once the link is slow again one
+#     timed raw message within the first 4, then compression: timed from
+#     the receiver's rendezvous ACK, its 16 MB lower the estimate at once.
 #  3. The receiver runs with zcomp off: raw, one warning, no hang.
+#  4. A receiver that posts every receive 400 ms late: the first transfer,
+#     timed from the ACK, gives the 1 Gbit/s link's figure, and nothing
+#     lowers the estimate (timed from the start it read about 30 MB/s).
 # Needs root (namespaces, tc); skipped without it.
 . "$TEST_LIB"
 needs ompi/mca/pml/zcomp
@@ -107,8 +111,13 @@ grep -Eq 'path to peer 1: timed .*estimate raised, .* -> ([3-9][0-9][0-9]|[0-9]{
 # probed).  A raw message decided later means the estimate was not
 # lowered by two slow samples in a row.  (Before, a held sample waited for
 # the next probe: pCCCrpCC, 80 MB at the old estimate.)
-[[ $d2 =~ ^C{0,3}[rp][rp][Cp]*C[Cp]*$ ]] ||
-    fail "slow link again (phase 2): $d2: not two timed raw messages within the first 5, then compressed"
+# one timed raw message (16 MB) shows the slower link: timed from the
+# receiver's ACK, a drop of 2x or more lowers the estimate at once (the
+# code before needed two in a row: [rp][rp])
+[[ $d2 =~ ^C{0,3}[rp]C[Cp]*$ ]] ||
+    fail "slow link again (phase 2): $d2: not one timed raw message within the first 4, then compressed"
+grep -q "path to peer 1: timed from the ACK .*estimate lowered (timed from the receiver's ACK" shift.txt ||
+    fail "slow link again (phase 2): the estimate was not lowered by a transfer timed from the ACK"
 
 note "3. the receiver on another node runs with zcomp off"
 # The sender must learn from the modex that its peer published no zcomp
@@ -125,4 +134,18 @@ cluster mixed.txt ./zoff1.sh ./path --set int-90%zero --n 3
 grep -a 'phase 0' mixed.txt || true
 assert_grep '^ *phase 0 rrr ' mixed.txt "zcomp compressed to a peer with zcomp off"
 assert_grep 'did not publish that it runs zcomp' mixed.txt "no warning about the peer without zcomp"
+note "4. a late receiver does not make the path look slow"
+# rank 1 posts each receive 400 ms late (random bytes: raw either way); timed
+# from the start, the first transfer would read 16 MB in 0.54 s (30 MB/s)
+# and replace the prior with it, and two more would lower the estimate
+cluster late.txt --mca pml_zcomp_enable 1 --mca pml_zcomp_verbose 5 \
+    ./path --set random-bytes --n 4 --late 400
+grep -E '^phase|path to peer 1' late.txt
+assert_grep "path to peer 1: timed from the ACK .*measured \(replaces the prior\)" late.txt \
+    "the first transfer was not timed from the receiver's ACK"
+m=$(sed -n "s/.*path to peer 1: timed from the ACK .*measured (replaces the prior), [0-9.]* -> \([0-9.]*\) MB\/s.*/\1/p" late.txt | head -n 1)
+awk -v m="$m" 'BEGIN { exit !(m >= 80) }' ||
+    fail "late receiver: first estimate $m MB/s on a 1 Gbit/s link: the lateness was counted"
+assert_no_grep 'path to peer 1: .*(slower, to be confirmed|lowered)' late.txt \
+    "late receiver: the estimate fell"
 echo "zcomp-cluster: ok"

@@ -10,10 +10,12 @@
  * raw probe (p), from zcomp's counters, and its time; rank 1 checks every
  * message's bytes.  Without zcomp (plain ob1) the decisions print as '-'.
  *
- *   zcomp_path --set NAME --size BYTES --n MESSAGES [--bytes] [CMD ...]
+ *   zcomp_path --set NAME --size BYTES --n MESSAGES [--bytes] [--late MS] [CMD ...]
  *
  * Messages are of the data set's own type (dataset_mpi_type: zcomp picks
- * codecs by it), or MPI_BYTE with --bytes.
+ * codecs by it), or MPI_BYTE with --bytes.  --late MS: rank 1 posts each
+ * receive MS milliseconds after the previous message (busy elsewhere, as
+ * an application computing between messages).
  * One phase of MESSAGES messages, then one more per CMD, each after
  * system(CMD) (on rank 0, with a barrier around it).  Output (rank 0):
  *   phase <k> <decisions, e.g. rrCCCC> ms <time of each message ...>
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "datasets.h"
@@ -61,7 +64,7 @@ int main(int argc, char **argv)
     const dataset_t *ds;
     unsigned char *buf, *ref;
     MPI_Datatype dt;
-    int count, as_bytes = 0;
+    int count, as_bytes = 0, late_ms = 0;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -75,6 +78,8 @@ int main(int argc, char **argv)
             n = atoi(argv[++i]);
         } else if (0 == strcmp(argv[i], "--bytes")) {
             as_bytes = 1;
+        } else if (0 == strcmp(argv[i], "--late") && i + 1 < argc) {
+            late_ms = atoi(argv[++i]);
         } else {
             first_cmd = i;
             break;
@@ -136,6 +141,10 @@ int main(int argc, char **argv)
                     !have_zcomp ? '-' : pvar(h_probe) > p0 ? 'p' : pvar(h_comp) > c0 ? 'C' : 'r';
             } else if (1 == rank) {
                 memset(buf, 0xa5, size);
+                if (late_ms > 0) {
+                    struct timespec ts = {late_ms / 1000, (long) (late_ms % 1000) * 1000000L};
+                    nanosleep(&ts, NULL);
+                }
                 MPI_Recv(buf, count, dt, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 MPI_Send(NULL, 0, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
                 if (0 != memcmp(buf, &tag, sizeof(tag))

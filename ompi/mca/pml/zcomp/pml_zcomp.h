@@ -161,13 +161,17 @@ bool mca_pml_zcomp_peer_decodes(ompi_communicator_t *comm, int dst);
 void mca_pml_zcomp_note_compress(const zc_decision_t *d, const opal_compress_codec_t *c,
                                  size_t raw, size_t out, double secs);
 /* Report a transfer to a peer: bytes on the wire and the seconds it took,
- * a ZC_XFER_TIMED sample (a blocking raw send: may lower the estimate) or
- * ZC_XFER_AT_LEAST (the path is at least this fast).  See the model. */
-enum { ZC_XFER_AT_LEAST = 0, ZC_XFER_TIMED = 1 };
+ * a ZC_XFER_TIMED sample (a blocking raw send: may lower the estimate),
+ * ZC_XFER_ACKED (one timed from the receiver's rendezvous ACK, which its
+ * lateness cannot slow) or ZC_XFER_AT_LEAST (the path is at least this
+ * fast).  See the model. */
+enum { ZC_XFER_AT_LEAST = 0, ZC_XFER_TIMED = 1, ZC_XFER_ACKED = 2 };
 /* transfers below this say more about socket buffers than about the path */
 #define ZC_XFER_MIN (4u << 20)
 /* a timed sample within this factor of the estimate is noise */
 #define ZC_BW_TOLERANCE 1.25
+/* an ACKED sample this many times below the estimate lowers it at once */
+#define ZC_BW_DROP 2.0
 void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t bytes,
                                  double secs, int kind);
 const char *mca_pml_zcomp_class_name(int cls);

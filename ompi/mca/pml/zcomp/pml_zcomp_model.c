@@ -389,6 +389,11 @@ static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
  *   cancels an unconfirmed low one.  Before any sample the estimate is the
  *   prior (calibration file, pml_zcomp_default_bandwidth, the BTL's
  *   advertised figure): the first timed sample replaces it, up or down.
+ *   ZC_XFER_ACKED is such a send timed from the receiver's rendezvous ACK
+ *   to completion: a late receiver cannot slow it, so one that is
+ *   ZC_BW_DROP (2) times below the estimate or more lowers it at once (a
+ *   link that slowed, followed within one message); a smaller drop, which
+ *   the sender's own hiccups can make, waits for a second one as above.
  * - ZC_XFER_AT_LEAST, a nonblocking raw send (completion is seen when the
  *   application next enters MPI, maybe long after) or a compressed one
  *   (the compressor may have been the bottleneck): the path is at least
@@ -427,7 +432,7 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
         p->samples++;
         p->low = 0;
         what = "raised";
-    } else if (ZC_XFER_TIMED != kind || !p->remote) {
+    } else if (ZC_XFER_AT_LEAST == kind || !p->remote) {
         /* a lower bound below the estimate says nothing new */
     } else if (0 == p->samples) {
         zc_store_d(&p->bw, s);
@@ -435,6 +440,11 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
         what = "measured (replaces the prior)";
     } else if (s * ZC_BW_TOLERANCE >= old) {
         p->low = 0; /* within the noise of the estimate */
+    } else if (ZC_XFER_ACKED == kind && s * ZC_BW_DROP <= old) {
+        zc_store_d(&p->bw, s);
+        p->samples++;
+        p->low = 0;
+        what = "lowered (timed from the receiver's ACK, half the estimate or less)";
     } else if (0 == p->low) {
         p->low = s;
         what = "slower, to be confirmed";
@@ -444,7 +454,7 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
         p->low = 0;
         what = "lowered (two slow transfers in a row)";
     }
-    if (ZC_XFER_TIMED == kind && p->remote) {
+    if (ZC_XFER_AT_LEAST != kind && p->remote) {
         p->timed = p->bw;
         p->since_probe = 0; /* a timed transfer is as good as a probe */
     }
@@ -457,7 +467,9 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
     OPAL_THREAD_UNLOCK(&zc_model_lock);
     if ('\0' != what[0]) {
         ZC_VERBOSE(5, "zcomp: path to peer %d: %s %zu B in %.4f s (%.1f MB/s): estimate %s, "
-                   "%.1f -> %.1f MB/s", dst, ZC_XFER_TIMED == kind ? "timed" : "at least",
+                   "%.1f -> %.1f MB/s", dst,
+                   ZC_XFER_ACKED == kind ? "timed from the ACK"
+                                         : (ZC_XFER_TIMED == kind ? "timed" : "at least"),
                    bytes, secs, (double) bytes / secs / 1e6, what, old / 1e6, s / 1e6);
     }
 }

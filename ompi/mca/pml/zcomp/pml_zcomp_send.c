@@ -17,6 +17,10 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/show_help.h"
 #include "ompi/mca/pml/base/pml_base_sendreq.h"
+/* the send request's layout (zc_send_timed reads req_recv) */
+#include "ompi/mca/bml/bml.h"
+#include "ompi/mca/pml/ob1/pml_ob1.h"
+#include "ompi/mca/pml/ob1/pml_ob1_sendreq.h"
 
 #include "pml_zcomp.h"
 
@@ -655,6 +659,53 @@ int mca_pml_zcomp_isend_mt(const void *buf, size_t count, ompi_datatype_t *datat
     return zc_isend_entry(buf, count, datatype, dst, tag, mode, comm, request, true);
 }
 
+/* A blocking raw send of ZC_XFER_MIN or more, timed for the path's
+ * estimate.  It is ob1's isend and a wait, as ob1's own blocking send is,
+ * with one difference: the wait notes when the receiver's rendezvous ACK
+ * arrived (ob1 sets the send request's req_recv then, and only then), so
+ * that the time from there to completion is the data's, which a receiver
+ * that posted late cannot stretch (ZC_XFER_ACKED).  The window starts at
+ * the last look before the ACK was seen, so that the data ob1 pushes in
+ * the progress call that handles the ACK is inside it.  A transfer that
+ * never saw an ACK (a receiver that pulls the data itself, RGET) is timed
+ * from the start (ZC_XFER_TIMED).  zcomp wraps ob1 only. */
+static int zc_send_timed(const void *buf, size_t count, ompi_datatype_t *datatype, int dst,
+                         int tag, mca_pml_base_send_mode_t mode, ompi_communicator_t *comm,
+                         size_t bytes)
+{
+    ompi_request_t *req = NULL;
+    mca_pml_ob1_send_request_t *sr;
+    double t0 = mca_pml_zcomp_now(), t_pre = t0, t_ack = 0;
+    int rc;
+
+    rc = mca_pml_zcomp_wrapped.pml_isend(buf, count, datatype, dst, tag, mode, comm, &req);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    sr = (mca_pml_ob1_send_request_t *) req;
+    while (!REQUEST_COMPLETE(req)) {
+        if (0 == t_ack) {
+            if (NULL != __atomic_load_n(&sr->req_recv.pval, __ATOMIC_RELAXED)) {
+                t_ack = t_pre;
+            } else {
+                t_pre = mca_pml_zcomp_now();
+            }
+        }
+        opal_progress();
+    }
+    if (0 == t_ack && NULL != __atomic_load_n(&sr->req_recv.pval, __ATOMIC_RELAXED)) {
+        t_ack = t_pre;
+    }
+    rc = req->req_status.MPI_ERROR;
+    ompi_request_free(&req);
+    if (OMPI_SUCCESS == rc) {
+        double t1 = mca_pml_zcomp_now();
+        mca_pml_zcomp_note_transfer(comm, dst, bytes, t1 - (t_ack > 0 ? t_ack : t0),
+                                    t_ack > 0 ? ZC_XFER_ACKED : ZC_XFER_TIMED);
+    }
+    return rc;
+}
+
 static __attribute__((noinline)) int
 zc_send_slow(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, int tag,
              mca_pml_base_send_mode_t mode, ompi_communicator_t *comm)
@@ -679,12 +730,8 @@ zc_send_slow(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, 
             return rc;
         }
         if (bytes >= ZC_XFER_MIN) {
-            double t0 = mca_pml_zcomp_now();
             zc_count_raw(bytes);
-            rc = mca_pml_zcomp_wrapped.pml_send(buf, count, datatype, dst, tag, mode, comm);
-            mca_pml_zcomp_note_transfer(comm, dst, bytes, mca_pml_zcomp_now() - t0,
-                                        ZC_XFER_TIMED);
-            return rc;
+            return zc_send_timed(buf, count, datatype, dst, tag, mode, comm, bytes);
         }
     }
     zc_count_raw(bytes);
