@@ -405,7 +405,8 @@ case "${1:-}" in
     build)    do_build ;;
     showcase) do_build; do_showcase ;;
     # QUICKSTART_BUILT (set by do_test_all only): this base was just built
-    # beside the first base's tests; make install again would only relink.
+    # beside the first base's build and unit tests; make install again
+    # would only relink.
     test)     if [ -n "$BASE_GIVEN" ]; then
                   [ "${QUICKSTART_BUILT:-}" = "$OMPI_BASE" ] || do_build
                   do_test

@@ -489,8 +489,8 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
  * estimate it doubts still picks compression, and the second sample that
  * confirms or clears it would otherwise wait up to 1/probe_budget
  * messages (80 MB of a slowed path once, in zcomp-cluster at a budget of
- * 0.25).  Only messages that can be timed as
- * ZC_XFER_TIMED samples qualify (4 MB and more, blocking).  Under the
+ * 0.25).  Only messages that can be timed (ZC_XFER_TIMED or _ACKED:
+ * 4 MB and more, blocking) qualify.  Under the
  * model lock. */
 static bool zc_probe(zc_peer_t *peer, size_t bytes, double B, double speedup, bool blocking)
 {

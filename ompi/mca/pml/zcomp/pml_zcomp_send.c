@@ -675,7 +675,7 @@ static int zc_send_timed(const void *buf, size_t count, ompi_datatype_t *datatyp
 {
     ompi_request_t *req = NULL;
     mca_pml_ob1_send_request_t *sr;
-    double t0 = mca_pml_zcomp_now(), t_pre = t0, t_ack = 0;
+    double t0 = mca_pml_zcomp_now(), t_pre = t0, t_ack = 0, t1;
     int rc;
 
     rc = mca_pml_zcomp_wrapped.pml_isend(buf, count, datatype, dst, tag, mode, comm, &req);
@@ -693,13 +693,13 @@ static int zc_send_timed(const void *buf, size_t count, ompi_datatype_t *datatyp
         }
         opal_progress();
     }
+    t1 = mca_pml_zcomp_now();
     if (0 == t_ack && NULL != __atomic_load_n(&sr->req_recv.pval, __ATOMIC_RELAXED)) {
         t_ack = t_pre;
     }
     rc = req->req_status.MPI_ERROR;
     ompi_request_free(&req);
     if (OMPI_SUCCESS == rc) {
-        double t1 = mca_pml_zcomp_now();
         mca_pml_zcomp_note_transfer(comm, dst, bytes, t1 - (t_ack > 0 ? t_ack : t0),
                                     t_ack > 0 ? ZC_XFER_ACKED : ZC_XFER_TIMED);
     }
