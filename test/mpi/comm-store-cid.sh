@@ -44,7 +44,7 @@ for c in flat rbtree radix; do
 done
 
 # auto: the flat array keeps CIDs dense, the sparse stores use Highest-CID
-# (on 4.1; on 5.0 auto is lowest everywhere: README, Known problems)
+# (on 4.1; on 5.0 auto is lowest everywhere: comm_store README, Known gaps)
 auto_sparse=highest
 [ "$OMPI_SERIES" = 4.1 ] || auto_sparse=lowest
 for c in flat radix; do

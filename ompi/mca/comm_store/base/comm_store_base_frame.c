@@ -165,7 +165,7 @@ int ompi_comm_store_init(void)
 #if OMPI_MAJOR_VERSION >= 5
         /* Open MPI 5.0: highest stalls MPICH's topo/distgraph1 (treematch's
          * MPI_Dist_graph_create with reorder) when the cores are
-         * oversubscribed, with any store (README, Known problems): not a
+         * oversubscribed, with any store (comm_store README, Known gaps): not a
          * default there until that is understood */
         ompi_comm_store_cid_policy = OMPI_COMM_STORE_CID_LOWEST;
 #else
