@@ -86,11 +86,22 @@ fi
 TARBALL=${MPI4PY_TESTS_TARBALL:-$TOP/../shared/clients/mpi4py-3.1.4-test.tar.gz}
 if [ -f "$TARBALL" ] && /usr/bin/python3 -c 'import mpi4py, numpy' 2>/dev/null; then
     tar xzf "$TARBALL"
+    # one file per rank: unittest writes "OK" and its newline apart, so on
+    # the shared stream another rank's line can land between them (CI run
+    # of 2026-11-30: six OKs, one glued to a dash line)
+    printf '#!/bin/sh\nexec "$@" >"%s/mpi4py-rank${OMPI_COMM_WORLD_RANK:-$PMIX_RANK}.txt" 2>&1\n' \
+        "$TEST_TMP" >mpi4py-rank.sh
+    chmod +x mpi4py-rank.sh
     cluster mpi4py -x PATH="$PREFIX/bin:$PATH" -x LD_LIBRARY_PATH="$PREFIX/lib" \
+        "$TEST_TMP/mpi4py-rank.sh" \
         /usr/bin/python3 "$TEST_TMP/mpi4py-3.1.4/test/runtests.py" -q --no-builddir \
         -i test_p2p_obj -i test_comm -i test_cco_obj
-    n=$(grep -c '^OK' mpi4py.txt || true)
-    [ "$n" -eq 6 ] || { tail -n 40 mpi4py.txt; fail "mpi4py: $n of 6 ranks said OK"; }
+    n=0
+    for r in 0 1 2 3 4 5; do
+        if grep -q '^OK' "mpi4py-rank$r.txt" 2>/dev/null; then n=$((n + 1))
+        else echo "rank $r:"; tail -n 20 "mpi4py-rank$r.txt" 2>/dev/null || echo "(no output)"; fi
+    done
+    [ "$n" -eq 6 ] || fail "mpi4py: $n of 6 ranks said OK"
     echo "mpi4py test_p2p_obj, test_comm, test_cco_obj, 3 nodes: OK on 6 ranks"
 else
     echo "mpi4py: not run (no test tarball or no python3-mpi4py)"
