@@ -41,8 +41,7 @@ build_mpi "$TOP/test/mpi/src/msgq_dll_check.c" msgq_dll_check \
 
 for c in flat rbtree radix; do
     out=msgq-$c.txt
-    # the sparse stores with Highest-CID, which leaves CIDs sparse (their
-    # default on 4.1, named here for 5.0, where auto is lowest)
+    # named: on 5.0 auto is lowest for every store
     pol=highest; [ "$c" = flat ] && pol=lowest
     if ! mpirun_t -np 2 --mca comm_store "$c" --mca comm_store_base_cid_policy $pol \
         --mca comm_store_base_verbose 10 ./msgq_dll_check "$DLL" >"$out" 2>&1; then
