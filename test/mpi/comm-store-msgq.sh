@@ -9,8 +9,8 @@
 # the build tree's headers drives the installed library against its own
 # process as a debugger would (types and field offsets from the compiler,
 # as in upstream's ompi_debugger_canary.c), on 2 ranks, with every store:
-# flat, and rbtree and radix with the Highest-CID policy (their default on
-# 4.1), which leaves the CIDs sparse.  Checked on every rank:
+# flat, and rbtree and radix with the Highest-CID policy (their default),
+# which leaves the CIDs sparse.  Checked on every rank:
 #  - round 1 (fresh attach): MPI_COMM_WORLD, SELF, NULL, the 20 live of 40
 #    named dups and a split with reversed ranks listed once each, with the
 #    right CID, local rank, size, name and MPI_COMM_WORLD ranks; no freed
@@ -41,7 +41,6 @@ build_mpi "$TOP/test/mpi/src/msgq_dll_check.c" msgq_dll_check \
 
 for c in flat rbtree radix; do
     out=msgq-$c.txt
-    # named: on 5.0 auto is lowest for every store
     pol=highest; [ "$c" = flat ] && pol=lowest
     if ! mpirun_t -np 2 --mca comm_store "$c" --mca comm_store_base_cid_policy $pol \
         --mca comm_store_base_verbose 10 ./msgq_dll_check "$DLL" >"$out" 2>&1; then

@@ -13,8 +13,7 @@
 #   2    2      rbtree (auto: highest)   time             always, from 1 B          la_twophase  cycleshift
 #   3    2      radix (auto: highest)    hybrid           adaptive (the default)    la_twophase  cyclic
 #
-# (every group offered to grpmap: grpmap_base_min_size 0; auto is lowest
-# on Open MPI 5.0, see the comm_store README's Known gaps).  Each rank must
+# (every group offered to grpmap: grpmap_base_min_size 0).  Each rank must
 # end with "OK" and exactly the skips Debian's own Open MPI 4.1.4 gives
 # (below); no rank and not mpirun may print anything else but the
 # components' own verbose lines that prove they were selected and used: no

@@ -8,10 +8,9 @@
 # (pml_ob1_sparse_peers_min 0) and grpmap's linear translation cache on every
 # group: ob1-sparse.sh's other cache, run here to spare CI a run of comm/.
 # The communicators live in comm_store's red-black tree (with its auto CID
-# policy: highest on 4.1, lowest on 5.0, where highest stalled this run's
-# topo/distgraph1 under load: comm_store README, Known gaps; flat, the default,
-# is covered by mpich-comm.sh; radix runs comm/ in pml-ucx.sh, threads/comm
-# in mpich-threads-comm-store.sh and the whole of comm/ in
+# policy, highest; flat, the default, is covered by mpich-comm.sh; radix
+# runs comm/ in pml-ucx.sh, threads/comm in mpich-threads-comm-store.sh
+# and the whole of comm/ in
 # test/extended/mpich-comm-store-radix.sh): one run of comm/ for both
 # components, which CI's time asks for (a failure here is then bisected
 # by running comm/ with each setting alone).

@@ -58,8 +58,7 @@ assert_grep '^sessions_cid psets:.* mpi://SELF' default-sessions.txt "mpi://SELF
 for c in flat rbtree radix; do
     for p in lowest highest auto; do
         want=$p
-        # auto: highest with the sparse stores on 4.1, lowest on 5.0
-        [ "$p" = auto ] && { want=highest; [ "$c" = flat ] || [ "$OMPI_SERIES" != 4.1 ] && want=lowest; }
+        [ "$p" = auto ] && { want=highest; [ "$c" = flat ] && want=lowest; }
         for m in sessions mixed; do
             run "$c-$p-$m" 3 $m 64 --mca comm_store "$c" --mca comm_store_base_cid_policy "$p" \
                 --mca comm_store_base_verbose 10

@@ -123,8 +123,7 @@ static int comm_store_base_register(mca_base_register_flag_t flags)
                  "algorithm: the lowest globally free CID, at least two allreduces), 'highest' "
                  "(Highest-CID: the highest used CID + 1, one allreduce when single-threaded; "
                  "falls back to the lowest free CID at the end of the range) or 'auto' (highest "
-                 "with the sparse stores rbtree and radix, lowest with flat; lowest with every "
-                 "store on Open MPI 5.0)",
+                 "with the sparse stores rbtree and radix, lowest with flat)",
                  policy_enum, OPAL_INFO_LVL_4, OMPI_COMM_STORE_CID_AUTO, &cid_policy_param);
     OBJ_RELEASE(policy_enum);
     register_int("cid_limit",
@@ -162,18 +161,10 @@ int ompi_comm_store_init(void)
     }
     ompi_comm_store_cid_policy = cid_policy_param;
     if (OMPI_COMM_STORE_CID_AUTO == cid_policy_param) {
-#if OMPI_MAJOR_VERSION >= 5
-        /* Open MPI 5.0: highest stalls MPICH's topo/distgraph1 (treematch's
-         * MPI_Dist_graph_create with reorder) when the cores are
-         * oversubscribed, with any store (comm_store README, Known gaps): not a
-         * default there until that is understood */
-        ompi_comm_store_cid_policy = OMPI_COMM_STORE_CID_LOWEST;
-#else
         /* a flat array grows with the highest CID: keep CIDs dense there */
         ompi_comm_store_cid_policy = 0 == strcmp(component->base_version.mca_component_name, "flat")
                                          ? OMPI_COMM_STORE_CID_LOWEST
                                          : OMPI_COMM_STORE_CID_HIGHEST;
-#endif
     }
     /* 0: the PML's limit; else CIDs 0, 1 and 2 (MPI_COMM_WORLD, MPI_COMM_SELF,
      * MPI_COMM_NULL) and one more must fit */
