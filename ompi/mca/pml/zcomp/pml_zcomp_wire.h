@@ -50,10 +50,12 @@ typedef struct zc_chunk_hdr_t {
 } zc_chunk_hdr_t;
 
 /* Private tags: ZC_TAG_BASE, ZC_TAG_BASE - 1, ... (ZC_TAG_SPAN of them).
- * Open MPI's own negative tags: collectives -1..-26, libnbc -27 down to
- * -(INT_MAX/2), neighbourhood collectives and UCC just below; hcoll's window
- * (not built here) starts below them.  zcomp uses the bottom of the tag
- * space, -(INT_MAX - 2^29) down to -(INT_MAX - 1). */
+ * Open MPI's own negative tags (coll_tags.h): static ones from -1 to a few
+ * dozen (collectives, ULFM, UCC on 5.0, the topo exchanges of patch 0025),
+ * then libnbc's, one per nonblocking collective, down to -(INT_MAX/2), and
+ * neighbourhood collectives just below; hcoll's window (not built here)
+ * starts below them.  zcomp uses the bottom of the tag space,
+ * -(INT_MAX - 2^29) down to -(INT_MAX - 1). */
 #define ZC_TAG_BASE (-(0x7fffffff - 0x20000000))
 #define ZC_TAG_SPAN 0x1ffffffe
 
