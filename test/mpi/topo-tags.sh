@@ -10,12 +10,12 @@
 # creation with 4 MPI_Iallreduce pending across it, over shared memory and
 # over TCP; every sum and every edge must be right and no run may hang.
 # Without the patch the topo framework's fixed tags meet the collectives'
-# messages (open-mpi/ompi#13918); by hand, without it: 3 of 3 runs on 5.0.7
-# (10 duplicates each) hung, one after MPI_ERR_TRUNCATE; on 4.1.4 one of 2
-# runs over vader (100 duplicates) and 1 of 1 over TCP (50) did.  Stock choices otherwise (topo,
-# comm_store, CID policy), as a user's program meets them; the suite's
-# sparse stores with the highest CID policy run MPICH's topo/ in
-# mpich-grpmap-sets.sh.
+# messages (open-mpi/ompi#13918); by hand, without it: 3 of 3 runs on
+# 5.0.7 (10 duplicates each) hung, one after MPI_ERR_TRUNCATE; on 4.1.4 one
+# of 2 runs over vader (100 duplicates) and 1 of 1 over TCP (50) did.  Each
+# transport runs with the stock choices (topo, comm_store, CID policy), as
+# a user's program meets them, and with comm_store rbtree and the highest
+# CID policy, under which MPICH's topo/distgraph1 first showed the stall.
 . "$TEST_LIB"
 needs patch:0025
 build_mpi "$TOP/test/mpi/src/topo_tags.c" tt
