@@ -52,15 +52,21 @@ static void world_ranks(MPI_Comm g, int n, int *ranks)
     MPI_Group_free(&wg);
 }
 
-/* the weight of the edge to or from world rank peer, or -1 */
-static int weight_of(const int *ranks, const int *w, int n, int peer)
+/* the edge to or from world rank peer must exist with weight want (-1 if it is missing) */
+static void check_edge(int rank, int it, const char *what, const int *ranks, const int *w,
+                       int n, int peer, int want)
 {
+    int got = -1;
+
     for (int i = 0; i < n; i++) {
         if (ranks[i] == peer) {
-            return w[i];
+            got = w[i];
+            break;
         }
     }
-    return -1;
+    if (got != want) {
+        bad(rank, it, what, got, want);
+    }
 }
 
 /* one graph on d, with NPEND collectives on d pending around its creation */
@@ -97,22 +103,10 @@ static void iteration(MPI_Comm d, int rank, int size, int it)
         world_ranks(g, 2, in);
         world_ranks(g, 2, out);
         /* in: weight 1 from prev (its edge to its next), 2 from next */
-        if (weight_of(in, inw, 2, prev) != 1) {
-            bad(rank, it, "the weight of the edge from the previous rank",
-                weight_of(in, inw, 2, prev), 1);
-        }
-        if (weight_of(in, inw, 2, next) != 2) {
-            bad(rank, it, "the weight of the edge from the next rank",
-                weight_of(in, inw, 2, next), 2);
-        }
-        if (weight_of(out, outw, 2, next) != 1) {
-            bad(rank, it, "the weight of the edge to the next rank",
-                weight_of(out, outw, 2, next), 1);
-        }
-        if (weight_of(out, outw, 2, prev) != 2) {
-            bad(rank, it, "the weight of the edge to the previous rank",
-                weight_of(out, outw, 2, prev), 2);
-        }
+        check_edge(rank, it, "the weight of the edge from the previous rank", in, inw, 2, prev, 1);
+        check_edge(rank, it, "the weight of the edge from the next rank", in, inw, 2, next, 2);
+        check_edge(rank, it, "the weight of the edge to the next rank", out, outw, 2, next, 1);
+        check_edge(rank, it, "the weight of the edge to the previous rank", out, outw, 2, prev, 2);
     }
     MPI_Comm_free(&g);
 }
