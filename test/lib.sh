@@ -61,13 +61,14 @@ FCOLLS="vulcan dynamic dynamic_gen2 two_phase individual la_twophase" ROMIO=romi
 # mpirun with the flags every test needs: oversubscription (2 cores, up to 8
 # ranks) and, only when the tests run as root, Open MPI's root consent.
 # 5.0's mpirun is PRRTE's, where --oversubscribe is a deprecated alias
-# that warns on every run.
+# that warns on every run.  A job whose mpirun itself crashes (PRRTE's
+# teardown, open-mpi/ompi#13650) runs once more: test/common/mpirun-relaunch.
 MPIRUN_OVERSUBSCRIBE=(--oversubscribe)
 [ "$OMPI_SERIES" = 4.1 ] || MPIRUN_OVERSUBSCRIBE=(--map-by :OVERSUBSCRIBE)
 mpirun_t() {
     local root=()
     [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-    "$PREFIX/bin/mpirun" "${root[@]}" "${MPIRUN_OVERSUBSCRIBE[@]}" "$@"
+    "$TOP/test/common/mpirun-relaunch" "${root[@]}" "${MPIRUN_OVERSUBSCRIBE[@]}" "$@"
 }
 
 # run_to SECONDS OUT mpirun-args...: mpirun_t under a time limit, output in

@@ -74,13 +74,17 @@ for area in ${TEST_AREAS:-unit mpi build}; do
         (cd "$TEST_TMP" && TEST_TMP=$TEST_TMP timeout -k 10 "$timeout_s" "$t") >"$log" 2>&1
         rc=$?
         dt=$(( $(date +%s) - t0 ))
+        # jobs run again after mpirun itself crashed (test/common/mpirun-relaunch)
+        relaunched=""
+        [ -f "$TEST_TMP/launcher-crashes" ] &&
+            relaunched="  ($(wc -l <"$TEST_TMP/launcher-crashes") job(s) run again after mpirun itself crashed)"
         case $rc in
-            0)  passed=$((passed + 1)); printf 'PASS  %-40s %4ds\n' "$rel" "$dt" ;;
+            0)  passed=$((passed + 1)); printf 'PASS  %-40s %4ds%s\n' "$rel" "$dt" "$relaunched" ;;
             77) skipped=$((skipped + 1))
                 printf 'SKIP  %-40s %4ds  (%s)\n' "$rel" "$dt" "$(tail -n 1 "$log")" ;;
             *)  failed=$((failed + 1)); failures+=("$rel")
                 [ $rc -eq 124 ] && echo "test timed out after ${timeout_s}s" >>"$log"
-                printf 'FAIL  %-40s %4ds  (exit %d, log %s)\n' "$rel" "$dt" "$rc" "$log"
+                printf 'FAIL  %-40s %4ds  (exit %d, log %s)%s\n' "$rel" "$dt" "$rc" "$log" "$relaunched"
                 tail -n 15 "$log" | sed 's/^/      | /' ;;
         esac
         rm -rf "$TEST_TMP"
