@@ -11,7 +11,8 @@ program f_attrs
     implicit none
     include 'mpif.h'
     integer, parameter :: nk = 5
-    integer :: keys(nk), ierr, d1, d2, i, errs, iw, id
+    integer :: keys(nk), ierr, d1, d2, dups(2), i, j, errs, iw, id
+    character(len=10), parameter :: names(2) = (/ 'dup       ', 'dup of dup' /)
     integer(kind=MPI_ADDRESS_KIND) :: vw, vd
     logical :: fw, fd
 
@@ -20,18 +21,16 @@ program f_attrs
     call MPI_Init(ierr)
     call MPI_Comm_dup(MPI_COMM_WORLD, d1, ierr)
     call MPI_Comm_dup(d1, d2, ierr)
+    dups = (/ d1, d2 /)
     do i = 1, nk
         call MPI_Comm_get_attr(MPI_COMM_WORLD, keys(i), vw, fw, ierr)
-        call MPI_Comm_get_attr(d1, keys(i), vd, fd, ierr)
-        if (fw .neqv. fd .or. (fw .and. vw /= vd)) then
-            print *, 'f_attrs: dup: key', keys(i), 'WORLD', fw, vw, 'dup', fd, vd
-            errs = errs + 1
-        end if
-        call MPI_Comm_get_attr(d2, keys(i), vd, fd, ierr)
-        if (fw .neqv. fd .or. (fw .and. vw /= vd)) then
-            print *, 'f_attrs: dup of dup: key', keys(i), 'WORLD', fw, vw, 'dup', fd, vd
-            errs = errs + 1
-        end if
+        do j = 1, 2
+            call MPI_Comm_get_attr(dups(j), keys(i), vd, fd, ierr)
+            if (fw .neqv. fd .or. (fw .and. vw /= vd)) then
+                print *, 'f_attrs: ', trim(names(j)), ': key', keys(i), 'WORLD', fw, vw, 'copy', fd, vd
+                errs = errs + 1
+            end if
+        end do
         call MPI_Attr_get(MPI_COMM_WORLD, keys(i), iw, fw, ierr)
         call MPI_Attr_get(d2, keys(i), id, fd, ierr)
         if (fw .neqv. fd .or. (fw .and. iw /= id)) then
