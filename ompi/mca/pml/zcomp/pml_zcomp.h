@@ -140,6 +140,8 @@ typedef struct zc_decision_t {
     int bucket;
     bool measure;        /* try every candidate on this message (adaptive) */
     bool probe;          /* raw although a codec would win: timed (zc_probe) */
+    bool recheck;        /* compressed although measured slower: re-measured */
+    double pred;         /* compressed: the model's predicted seconds (no efficiency) */
     size_t mark_room;    /* largest marked payload ob1 sends eagerly to the peer */
 } zc_decision_t;
 
@@ -174,6 +176,11 @@ enum { ZC_XFER_AT_LEAST = 0, ZC_XFER_TIMED = 1, ZC_XFER_ACKED = 2 };
 #define ZC_BW_DROP 2.0
 void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t bytes,
                                  double secs, int kind);
+/* Report a blocking compressed send of d: its original bytes took secs
+ * from its first chunk's completion to its last's, over `steady` of them
+ * (the pipeline's efficiency, see the model). */
+void mca_pml_zcomp_note_coded(ompi_communicator_t *comm, int dst, const zc_decision_t *d,
+                              size_t bytes, size_t steady, double secs);
 const char *mca_pml_zcomp_class_name(int cls);
 
 /* ---- the model's files (pml_zcomp_guide.c) ---- */

@@ -69,6 +69,7 @@ typedef struct zc_sreq_t {
     int nslots, inflight;
     size_t wire_total;
     double t_start, t_last;
+    double t_first, t_end; /* the first chunk's completion, the last's (note_coded) */
     int error;
 } zc_sreq_t;
 
@@ -284,6 +285,7 @@ static int zc_sreq_begin(zc_sreq_t *r, const zc_decision_t *dec)
     r->inflight = 0;
     r->wire_total = 0;
     r->t_start = r->t_last = mca_pml_zcomp_now();
+    r->t_first = r->t_end = 0;
     r->super.req_status.MPI_ERROR = MPI_SUCCESS;
     r->super.req_status._cancelled = 0;
     r->super.req_status._ucount = 0;
@@ -461,6 +463,9 @@ static bool zc_sreq_advance(zc_sreq_t *r, int *events)
             s->req = NULL;
             r->inflight--;
             (*events)++;
+            if (0 == r->t_first) {
+                r->t_first = mca_pml_zcomp_now();
+            }
         }
     }
     /* compress and send the next chunk (one per call: the network keeps
@@ -489,6 +494,7 @@ static bool zc_sreq_advance(zc_sreq_t *r, int *events)
     }
     if (NULL == r->hreq && 0 == r->inflight && (r->next >= r->nchunks || MPI_SUCCESS != r->error)) {
         now = mca_pml_zcomp_now();
+        r->t_end = now;
         if (r->wire_total >= ZC_XFER_MIN) {
             /* a lower bound of the link's speed (compression may have been
              * the bottleneck); the model only raises its estimate with it */
@@ -726,9 +732,18 @@ zc_send_slow(const void *buf, size_t count, ompi_datatype_t *datatype, int dst, 
             rc = zc_isend_compressed(buf, count, datatype, dst, tag, mode, comm, bytes, &dec,
                                      &req);
             if (NULL != req && MPI_REQUEST_NULL != req) {
+                zc_sreq_t *r = (zc_sreq_t *) req;
                 ompi_request_wait_completion(req);
                 if (OMPI_SUCCESS == rc) {
                     rc = req->req_status.MPI_ERROR;
+                }
+                if (OMPI_SUCCESS == rc && r->nchunks > 1 && r->t_first > 0
+                    && r->t_end > r->t_first) {
+                    /* timed while this call drove the pipeline (a
+                     * nonblocking send's chunks move only when the
+                     * application enters MPI) */
+                    mca_pml_zcomp_note_coded(comm, dst, &r->dec, bytes, bytes - r->chunk,
+                                             r->t_end - r->t_first);
                 }
                 ompi_request_free(&req);
             }
