@@ -82,8 +82,9 @@ typedef struct zc_peer_t {
     double timed;   /* the estimate after the last timed sample (0: none yet) */
     int since_probe; /* messages the model compressed since the last probe */
     bool probe_now; /* a lower bound passed the last timed figure: probe next */
-    double eff;     /* compressed transfers' measured / predicted time (0: not measured) */
-    double eff_bw;  /* the estimate eff was measured at */
+    /* per candidate codec: compressed transfers' measured / predicted
+     * time (0: not measured) and the estimate it was measured at */
+    double eff[ZC_MAX_CANDIDATES], eff_bw[ZC_MAX_CANDIDATES];
     int since_recheck; /* messages sent raw because of eff since the last recheck */
     bool zcomp;     /* it decodes marked messages of our wire version */
     size_t mark_room; /* largest marked payload ob1 sends eagerly to it */
@@ -461,6 +462,17 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
         p->timed = p->bw;
         p->since_probe = 0; /* a timed transfer is as good as a probe */
     }
+    for (int j = 0; j < ZC_MAX_CANDIDATES; j++) {
+        if (p->eff[j] > 0
+            && (p->bw > p->eff_bw[j] * ZC_BW_TOLERANCE || p->bw * ZC_BW_TOLERANCE < p->eff_bw[j])) {
+            /* the pipeline's efficiency was measured on another path */
+            ZC_VERBOSE(5, "zcomp: path to peer %d: %s's pipeline efficiency, measured at "
+                       "%.1f MB/s, is forgotten", dst, j < mca_pml_zcomp.ncand
+                       ? mca_pml_zcomp.cand[j]->name : "?", p->eff_bw[j] / 1e6);
+            p->eff[j] = 0;
+            p->since_recheck = 0;
+        }
+    }
     if (p->bw < old) {
         /* a path given a ZC_PEER_FAST code may be slower than a codec now */
         zc_fast_bw_min = HUGE_VAL;
@@ -532,49 +544,33 @@ static bool zc_probe(zc_peer_t *peer, size_t bytes, double B, double speedup, bo
  * blocking compressed send of ZC_XFER_MIN or more to another node is
  * timed like a raw one, from its first chunk's completion (the receiver
  * is there) to its last's, and its time over the prediction (eff) is kept
- * per peer, the geometric mean of the last two samples, within
- * [ZC_EFF_MIN, ZC_EFF_MAX].  A decision to compress whose speedup divided
- * by eff falls below 1/ZC_EFF_SLACK is sent raw instead: a measured
- * compressed transfer clearly slower than a raw one.  Near a tie the
- * model's choice stands (a raw estimate timed from the ACK reads a few
- * per cent above an end-to-end transfer, on the 1 Gbit/s bed rle
- * measured 0.97-1.01x of raw where it ran 5 % faster end to end).
+ * per peer and codec (zstd's pipeline on the bed fell 2x short where
+ * rle's fell 1.5x short), the geometric mean of the last two samples,
+ * within [ZC_EFF_MIN, ZC_EFF_MAX].  The decision takes the codec of best
+ * speedup divided by its eff (an untried codec counts as predicted), and
+ * sends raw when even that is below 1/ZC_EFF_SLACK: compression measured
+ * clearly slower than raw.  Nearer a tie the model's choice stands: the
+ * raw estimate, timed from the ACK, reads up to 1.25x above the link
+ * (the data's tail is still queued when the send completes), so on the
+ * 1 Gbit/s bed rle's measured speedup came out at 0.8-0.86x where it ran
+ * 1.0-1.12x faster than raw end to end, and at a slack of 1.1 or 1.25 the
+ * slow link went raw; the unshaped link's 0.43x stays well below 1/1.5.
  * eff holds while the path's estimate stays within ZC_BW_TOLERANCE of the
- * figure it was measured at; a path that changed forgets it.  And one
- * message in 1/pml_zcomp_probe_budget of those it turned raw is
- * compressed anyway (a recheck): one slow sample, a core taken away for a
- * while, must not keep compression off for good.  Under the model lock;
- * returns the speedup to use for probes and credit. */
+ * figure it was measured at: an estimate that moves further forgets it
+ * (note_transfer), so a path that changed and changed back is measured
+ * again.  And one message in 1/pml_zcomp_probe_budget of those it turned
+ * raw is compressed anyway (a recheck): one slow sample, a core taken
+ * away for a while, must not keep compression off for good.  Under the
+ * model lock. */
 #define ZC_EFF_MIN 0.5
 #define ZC_EFF_MAX 16.0
-#define ZC_EFF_SLACK 1.1
-static double zc_efficiency(zc_peer_t *peer, zc_decision_t *d, int dst, size_t bytes,
-                            double B, double best, bool blocking)
+#define ZC_EFF_SLACK 1.5
+static int zc_cand_index(const opal_compress_codec_t *c);
+
+static inline double zc_eff(const zc_peer_t *peer, int j)
 {
-    double budget = mca_pml_zcomp.p.probe_budget;
-    if (!peer->remote || !(peer->eff > 0) || mca_pml_zcomp.p.path_bandwidth > 0) {
-        return best;
-    }
-    if (B > peer->eff_bw * ZC_BW_TOLERANCE || B * ZC_BW_TOLERANCE < peer->eff_bw) {
-        ZC_VERBOSE(5, "zcomp: path to peer %d: the pipeline efficiency measured at %.1f MB/s "
-                   "is forgotten (estimate now %.1f MB/s)", dst,
-                   peer->eff_bw / 1e6, B / 1e6);
-        peer->eff = 0;
-        peer->since_recheck = 0;
-        return best;
-    }
-    if (best / peer->eff * ZC_EFF_SLACK >= 1.0) {
-        return best / peer->eff > mca_pml_zcomp.p.min_gain ? best / peer->eff
-                                                          : mca_pml_zcomp.p.min_gain;
-    }
-    if (blocking && bytes >= ZC_XFER_MIN && budget > 0
-        && ++peer->since_recheck * budget >= 1.0) {
-        peer->since_recheck = 0;
-        d->recheck = true;
-        return mca_pml_zcomp.p.min_gain;
-    }
-    d->codec = NULL;
-    return best;
+    return peer->remote && peer->eff[j] > 0 && mca_pml_zcomp.p.path_bandwidth <= 0
+               ? peer->eff[j] : 1.0;
 }
 
 void mca_pml_zcomp_note_coded(ompi_communicator_t *comm, int dst, const zc_decision_t *d,
@@ -582,6 +578,7 @@ void mca_pml_zcomp_note_coded(ompi_communicator_t *comm, int dst, const zc_decis
 {
     zc_peer_t *p;
     double e, old;
+    int j;
     if (mca_pml_zcomp.p.path_bandwidth > 0 || !(secs > 0) || !(d->pred > 0) || !zc_peers_ready
         || bytes < ZC_XFER_MIN || 0 == steady) {
         return;
@@ -590,15 +587,19 @@ void mca_pml_zcomp_note_coded(ompi_communicator_t *comm, int dst, const zc_decis
     if (NULL == p || !p->remote) {
         return;
     }
+    j = zc_cand_index(d->codec);
+    if (j < 0) {
+        return;
+    }
     /* the whole message's time at the steady part's pace */
     e = secs * ((double) bytes / (double) steady) / d->pred;
     e = e < ZC_EFF_MIN ? ZC_EFF_MIN : (e > ZC_EFF_MAX ? ZC_EFF_MAX : e);
     OPAL_THREAD_LOCK(&zc_model_lock);
-    old = p->eff;
-    p->eff = old > 0 ? sqrt(old * e) : e;
-    p->eff_bw = zc_load_d(&p->bw);
+    old = p->eff[j];
+    p->eff[j] = old > 0 ? sqrt(old * e) : e;
+    p->eff_bw[j] = zc_load_d(&p->bw);
     p->since_recheck = 0;
-    e = p->eff;
+    e = p->eff[j];
     OPAL_THREAD_UNLOCK(&zc_model_lock);
     ZC_VERBOSE(5, "zcomp: path to peer %d: %s compressed %zu B in %.4f s (steady part), "
                "predicted %.4f s for all: pipeline efficiency %.2f -> %.2f", dst, d->codec->name,
@@ -982,17 +983,33 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
         k->sampling = false;
         d->measure = true;
     }
+    /* the model's speedups sp[]; the codec is the best of them as measured
+     * on this path, each divided by its pipeline efficiency (zc_eff), so
+     * that a codec whose transfers fell short gives way to one that did
+     * not (an untried one counts as predicted) */
     for (j = 0; j < mca_pml_zcomp.ncand; j++) {
         sp[j] = k->c[j].n > 0 && zc_suits(j, d->cls) ? zc_speedup(&k->c[j], (double) bytes, B) : 0;
-        if (sp[j] > best) {
-            best = sp[j];
+        if (sp[j] / zc_eff(peer, j) > best) {
+            best = sp[j] / zc_eff(peer, j);
             bj = j;
         }
     }
-    if (bj >= 0 && best >= mca_pml_zcomp.p.min_gain) {
+    if (bj >= 0 && sp[bj] >= mca_pml_zcomp.p.min_gain) {
         d->codec = mca_pml_zcomp.cand[bj];
-        d->pred = (double) bytes / B / best;
-        best = zc_efficiency(peer, d, dst, bytes, B, best, blocking);
+        d->pred = (double) bytes / B / sp[bj];
+        if (best * ZC_EFF_SLACK < 1.0) {
+            /* measured clearly slower than raw: raw, but for a recheck */
+            if (blocking && bytes >= ZC_XFER_MIN && mca_pml_zcomp.p.probe_budget > 0
+                && ++peer->since_recheck * mca_pml_zcomp.p.probe_budget >= 1.0) {
+                peer->since_recheck = 0;
+                d->recheck = true;
+            } else {
+                d->codec = NULL;
+            }
+        }
+        if (best < mca_pml_zcomp.p.min_gain) {
+            best = mca_pml_zcomp.p.min_gain; /* for the credit and probes below */
+        }
     }
     /* earn a share of the time this message is predicted to take */
     k->credit += mca_pml_zcomp.p.sample_budget * ((double) bytes / B)
