@@ -226,7 +226,10 @@ suite() {
 # receive matched by an MPI_Ssend to self was still pending when MPI_Ssend
 # returned (testTestSomeRecv).
 suite run1-np3 3 $FULL_TESTS flat space unit always 1
-suite run2-np2 2 $FULL_TESTS rbtree time cycleshift always 1
+# On a later base of the same run (TEST_REPEAT_OF: 5.0.7 after 4.1.4) run 2
+# is left out for CI's time; comm-store.sh, grpmap-groups.sh and the
+# redist tests run rbtree, the time strategy and cycleshift on that base.
+[ -n "${TEST_REPEAT_OF:-}" ] || suite run2-np2 2 $FULL_TESTS rbtree time cycleshift always 1
 suite run3-np2 2 $FULL_TESTS radix hybrid cyclic adaptive 4096
 if [ -n "${MPI4PY_FULL:-}" ]; then
     suite run1-np2 2 $FULL_TESTS flat space unit always 1
