@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026 The ompi-research-components authors.
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# A communicator's collective modules are selected at its first collective
+# call, not at its creation (config/patches/<series>/0028-coll-lazy-
+# select.patch, coll_base_lazy_select, issue 38).  test/mpi/src/coll_lazy.c
+# meets the first collective every way a program can (each blocking one,
+# a nonblocking one while the other member is in a synchronous send to
+# this one, neighbourhood collectives on Cartesian communicators, an
+# intercommunicator and its duplicates, idup of a never-used communicator,
+# threads), with lazy selection and with selection at creation, and
+# reports the heap of a duplicate that carried one message round a ring:
+# lazily, it must cost at least 2,500 bytes less (the collective modules
+# and the c_coll table; stock and selection at creation: the same).
+. "$TEST_LIB"
+needs patch:0028
+build_mpi "$TOP/test/mpi/src/coll_lazy.c" lazy -lpthread
+for np in 2 4; do
+    run_to 120 lazy$np.txt -np $np ./lazy || { cat lazy$np.txt; fail "lazy selection, $np ranks: coll_lazy failed"; }
+    run_to 120 eager$np.txt -np $np --mca coll_base_lazy_select 0 ./lazy ||
+        { cat eager$np.txt; fail "selection at creation, $np ranks: coll_lazy failed"; }
+    for f in lazy$np eager$np; do
+        assert_grep "^coll_lazy: $np ranks: ok" "$f.txt" "coll_lazy ($f): no result"
+        echo "$f: $(grep 'bytes per p2p dup' "$f.txt")"
+    done
+done
+bl=$(sed -n 's/.*bytes per p2p dup //p' lazy4.txt)
+be=$(sed -n 's/.*bytes per p2p dup //p' eager4.txt)
+[ $(( be - bl )) -ge 2500 ] ||
+    fail "a duplicate used for point-to-point only costs $bl bytes with lazy selection and $be selected at creation: its collective modules are still made at creation"
+# the parameter is listed with its help
+"$PREFIX/bin/ompi_info" --param coll base --level 9 | grep -q 'coll_base_lazy_select' ||
+    fail "ompi_info does not list coll_base_lazy_select"
+echo "coll-lazy: OK"

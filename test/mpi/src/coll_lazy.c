@@ -1,0 +1,282 @@
+/*
+ * Copyright (c) 2026 The ompi-research-components authors.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Collective selection at a communicator's first collective
+ * (config/patches/<series>/0028-coll-lazy-select.patch, issue 38:
+ * coll_base_lazy_select).  Rank 0 prints the heap one duplicate of WORLD
+ * costs once it has carried one message round a ring and no collective
+ * ("bytes per p2p dup"), which the script compares between
+ * coll_base_lazy_select true and false.  Then every way a communicator
+ * can meet its first collective must behave as with selection at
+ * creation: each blocking collective first; a nonblocking one first while
+ * the other member is still in a synchronous send to this one (the first
+ * call must not wait for the other members); neighbourhood collectives
+ * first on a Cartesian communicator and on one made by MPI_Cart_sub; an
+ * intercommunicator's first collective, and a duplicate of a never-used
+ * intercommunicator; MPI_Comm_idup of a never-used communicator;
+ * communicators freed unused; and under MPI_THREAD_MULTIPLE, threads
+ * making the first collective on their own communicators at once.
+ * Prints "coll_lazy: N ranks: ok" on rank 0; any failure exits 1.
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heap_counter.h"
+
+static int rank, np, errs;
+
+#define CHECK_FAIL(...) (fprintf(stderr, "coll_lazy FAIL rank %d line %d: ", rank, __LINE__), \
+                         fprintf(stderr, __VA_ARGS__), fputc('\n', stderr), errs++)
+#include "check.h"
+
+static void ring(MPI_Comm c)
+{
+    int n, me, in = -1;
+    MPI_Comm_size(c, &n);
+    MPI_Comm_rank(c, &me);
+    MPI_Sendrecv(&me, 1, MPI_INT, (me + 1) % n, 5, &in, 1, MPI_INT, (me + n - 1) % n, 5, c,
+                 MPI_STATUS_IGNORE);
+    CHECK(in == (me + n - 1) % n, "ring: got %d", in);
+}
+
+/* Each blocking collective as the first collective of a fresh duplicate. */
+static void first_blocking(void)
+{
+    int sum = np * (np + 1) / 2, v = rank + 1, r, i;
+    int *a = malloc(sizeof(int) * np), *b = malloc(sizeof(int) * np);
+    int *cnt = malloc(sizeof(int) * np), *dsp = malloc(sizeof(int) * np);
+    for (i = 0; i < np; i++) {
+        a[i] = rank * 100 + i;
+        cnt[i] = 1;
+        dsp[i] = i;
+    }
+    for (int k = 0; k < 15; k++) {
+        MPI_Comm c;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        memset(b, 0xff, sizeof(int) * np);
+        r = -1;
+        switch (k) {
+        case 0: MPI_Barrier(c); break;
+        case 1: r = rank == 0 ? 42 : 0; MPI_Bcast(&r, 1, MPI_INT, 0, c);
+            CHECK(r == 42, "first bcast %d", r); break;
+        case 2: MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_SUM, c);
+            CHECK(r == sum, "first allreduce %d", r); break;
+        case 3: MPI_Reduce(&v, &r, 1, MPI_INT, MPI_SUM, np - 1, c);
+            CHECK(rank != np - 1 || r == sum, "first reduce %d", r); break;
+        case 4: MPI_Allgather(&v, 1, MPI_INT, b, 1, MPI_INT, c);
+            CHECK(b[np - 1] == np, "first allgather %d", b[np - 1]); break;
+        case 5: MPI_Allgatherv(&v, 1, MPI_INT, b, cnt, dsp, MPI_INT, c);
+            CHECK(b[np - 1] == np, "first allgatherv %d", b[np - 1]); break;
+        case 6: MPI_Alltoall(a, 1, MPI_INT, b, 1, MPI_INT, c);
+            CHECK(b[np - 1] == (np - 1) * 100 + rank, "first alltoall %d", b[np - 1]); break;
+        case 7: MPI_Alltoallv(a, cnt, dsp, MPI_INT, b, cnt, dsp, MPI_INT, c);
+            CHECK(b[0] == rank, "first alltoallv %d", b[0]); break;
+        case 8: MPI_Gather(&v, 1, MPI_INT, b, 1, MPI_INT, 0, c);
+            CHECK(rank != 0 || b[np - 1] == np, "first gather %d", b[np - 1]); break;
+        case 9: MPI_Scatter(a, 1, MPI_INT, &r, 1, MPI_INT, 0, c);
+            CHECK(r == rank, "first scatter %d", r); break;
+        case 10: MPI_Scan(&v, &r, 1, MPI_INT, MPI_SUM, c);
+            CHECK(r == (rank + 1) * (rank + 2) / 2, "first scan %d", r); break;
+        case 11: MPI_Exscan(&v, &r, 1, MPI_INT, MPI_SUM, c);
+            CHECK(rank == 0 || r == rank * (rank + 1) / 2, "first exscan %d", r); break;
+        case 12: for (i = 0; i < np; i++) a[i] = 1;
+            MPI_Reduce_scatter_block(a, &r, 1, MPI_INT, MPI_SUM, c);
+            CHECK(r == np, "first reduce_scatter_block %d", r); break;
+        case 13: MPI_Reduce_scatter(a, &r, cnt, MPI_INT, MPI_SUM, c);
+            CHECK(r == np, "first reduce_scatter %d", r); break;
+        case 14: { MPI_Request q;
+            MPI_Iallreduce(&v, &r, 1, MPI_INT, MPI_SUM, c, &q);
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+            CHECK(r == sum, "first iallreduce %d", r); } break;
+        }
+        /* and the communicator goes on working after its first one */
+        r = 1;
+        MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, c);
+        CHECK(r == np, "case %d: allreduce after the first collective %d", k, r);
+        MPI_Comm_free(&c);
+    }
+    free(a);
+    free(b);
+    free(cnt);
+    free(dsp);
+}
+
+/* A nonblocking collective first, while rank 1 is in MPI_Ssend to rank 0:
+ * rank 0's MPI_Ibarrier must return before rank 1 joins, or rank 0 never
+ * posts the receive that rank 1's synchronous send waits for. */
+static void first_nonblocking(void)
+{
+    MPI_Comm c;
+    MPI_Request q;
+    int x = 7;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    if (0 == rank) {
+        MPI_Ibarrier(c, &q);
+        MPI_Recv(&x, 1, MPI_INT, 1, 3, c, MPI_STATUS_IGNORE);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        CHECK(x == 11, "ibarrier first: received %d", x);
+    } else {
+        if (1 == rank) {
+            x = 11;
+            MPI_Ssend(&x, 1, MPI_INT, 0, 3, c);
+        }
+        MPI_Ibarrier(c, &q);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+    }
+    MPI_Comm_free(&c);
+}
+
+static void first_neighbor(void)
+{
+    int dims[2] = {0, 0}, periods[2] = {1, 1}, keep[2] = {1, 0}, n, me, i;
+    MPI_Comm cart, sub;
+    int in[4], out = rank;
+
+    MPI_Dims_create(np, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    MPI_Neighbor_allgather(&out, 1, MPI_INT, in, 1, MPI_INT, cart);
+    for (i = 0; i < 2; i++) {
+        int lo, hi;
+        MPI_Cart_shift(cart, i, 1, &lo, &hi);
+        CHECK(in[2 * i] == lo && in[2 * i + 1] == hi, "cart neighbor_allgather dim %d: %d %d, "
+              "expected %d %d", i, in[2 * i], in[2 * i + 1], lo, hi);
+    }
+    MPI_Cart_sub(cart, keep, &sub);
+    MPI_Comm_size(sub, &n);
+    MPI_Comm_rank(sub, &me);
+    {
+        int snd[2] = {me * 10, me * 10 + 1}, rcv[2] = {-1, -1}, lo, hi;
+        MPI_Neighbor_alltoall(snd, 1, MPI_INT, rcv, 1, MPI_INT, sub);
+        MPI_Cart_shift(sub, 0, 1, &lo, &hi);
+        CHECK(rcv[0] == lo * 10 + 1 && rcv[1] == hi * 10, "cart_sub neighbor_alltoall: %d %d "
+              "(neighbours %d %d)", rcv[0], rcv[1], lo, hi);
+    }
+    MPI_Comm_free(&sub);
+    MPI_Comm_free(&cart);
+}
+
+static void first_inter(void)
+{
+    MPI_Comm half, inter, inter2;
+    int color = rank % 2, r, v = 1, rsize;
+
+    if (np < 2) {
+        return;
+    }
+    MPI_Comm_split(MPI_COMM_WORLD, color, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - color, 9, &inter);
+    MPI_Comm_remote_size(inter, &rsize);
+    /* an intercommunicator's allreduce: the sum over the other group */
+    MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_SUM, inter);
+    CHECK(r == rsize, "intercomm allreduce %d, expected %d", r, rsize);
+    MPI_Comm_dup(inter, &inter2); /* agreement on the parent's collectives */
+    MPI_Comm_free(&inter);
+    MPI_Barrier(inter2);
+    MPI_Comm_dup(inter2, &inter); /* a never-used intercommunicator's dup */
+    MPI_Comm_free(&inter2);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+}
+
+static void first_idup(void)
+{
+    MPI_Comm c, d;
+    MPI_Request q;
+    int r = 1;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_idup(c, &d, &q); /* c's first collective is the idup's agreement */
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, d);
+    CHECK(r == np, "after idup: allreduce %d", r);
+    MPI_Comm_free(&c);
+    MPI_Comm_free(&d);
+}
+
+enum { NT = 4 };
+static MPI_Comm tcomm[NT];
+
+static void *thread_first(void *arg)
+{
+    int t = (int) (long) arg, r = t + 1;
+    MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, tcomm[t]);
+    CHECK(r == np * (t + 1), "thread %d: allreduce %d", t, r);
+    return NULL;
+}
+
+static void first_threads(int provided)
+{
+    pthread_t th[NT];
+    if (provided < MPI_THREAD_MULTIPLE) {
+        return;
+    }
+    for (int t = 0; t < NT; t++) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &tcomm[t]);
+    }
+    for (int t = 0; t < NT; t++) {
+        pthread_create(&th[t], NULL, thread_first, (void *) (long) t);
+    }
+    for (int t = 0; t < NT; t++) {
+        pthread_join(th[t], NULL);
+        MPI_Comm_free(&tcomm[t]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    enum { NH = 40 };
+    MPI_Comm d[NH], u;
+    int provided;
+    long long h0, per, per_max;
+
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+
+    /* heap of a duplicate that has carried one message round a ring and no
+     * collective (one first: its one-time allocations are not counted) */
+    MPI_Comm_dup(MPI_COMM_WORLD, &d[0]);
+    ring(d[0]);
+    MPI_Comm_free(&d[0]);
+    h0 = heap_cur;
+    for (int i = 0; i < NH; i++) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &d[i]);
+        ring(d[i]);
+    }
+    per = (heap_cur - h0) / NH;
+    MPI_Allreduce(&per, &per_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("coll_lazy: bytes per p2p dup %lld\n", per_max);
+    }
+    /* they still do collectives (half of them), and are freed used or not */
+    for (int i = 0; i < NH; i += 2) {
+        int r = 1;
+        MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, d[i]);
+        CHECK(r == np, "p2p dup %d: allreduce %d", i, r);
+    }
+    for (int i = 0; i < NH; i++) {
+        MPI_Comm_free(&d[i]);
+    }
+    /* made and freed without any use */
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &u);
+    MPI_Comm_free(&u);
+
+    first_blocking();
+    first_nonblocking();
+    first_neighbor();
+    first_inter();
+    first_idup();
+    first_threads(provided);
+
+    MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (0 == rank && 0 == errs) {
+        printf("coll_lazy: %d ranks: ok (threads: %s)\n", np,
+               provided >= MPI_THREAD_MULTIPLE ? "yes" : "no");
+    }
+    MPI_Finalize();
+    return 0 != errs;
+}
