@@ -986,10 +986,13 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     /* the model's speedups sp[]; the codec is the best of them as measured
      * on this path, each divided by its pipeline efficiency (zc_eff), so
      * that a codec whose transfers fell short gives way to one that did
-     * not (an untried one counts as predicted) */
+     * not (an untried one counts as predicted).  Only codecs the model
+     * itself would send with compete: an untried codec predicted slower
+     * than raw must not win over one whose efficiency lowered it, which
+     * sent the message raw where that one still gained. */
     for (j = 0; j < mca_pml_zcomp.ncand; j++) {
         sp[j] = k->c[j].n > 0 && zc_suits(j, d->cls) ? zc_speedup(&k->c[j], (double) bytes, B) : 0;
-        if (sp[j] / zc_eff(peer, j) > best) {
+        if (sp[j] >= mca_pml_zcomp.p.min_gain && sp[j] / zc_eff(peer, j) > best) {
             best = sp[j] / zc_eff(peer, j);
             bj = j;
         }
