@@ -547,7 +547,7 @@ static bool zc_probe(zc_peer_t *peer, size_t bytes, double B, double speedup, bo
  * per peer and codec (zstd's pipeline on the bed fell 2x short where
  * rle's fell 1.5x short), the geometric mean of the last two samples,
  * within [ZC_EFF_MIN, ZC_EFF_MAX].  The decision takes the codec of best
- * speedup divided by its eff (an untried codec: see zc_eff), and
+ * speedup divided by its eff (an untried codec counts as predicted), and
  * sends raw when even that is below 1/ZC_EFF_SLACK: compression measured
  * clearly slower than raw.  Nearer a tie the model's choice stands: the
  * raw estimate, timed from the ACK, reads up to 1.25x above the link
@@ -567,28 +567,10 @@ static bool zc_probe(zc_peer_t *peer, size_t bytes, double B, double speedup, bo
 #define ZC_EFF_SLACK 1.5
 static int zc_cand_index(const opal_compress_codec_t *c);
 
-/* An untried codec counts as the best efficiency measured on this path
- * (1 where none is): the loss comes mostly from the cores the codecs share
- * with the network stack and the receiver, which every codec meets.  As
- * predicted, each untried codec won in turn after one codec's transfers
- * fell short: a run of 8 messages spent two of them on rice and zstd at
- * 2x their prediction (5.0.7, 2026-12-01, read at verbose 10). */
 static inline double zc_eff(const zc_peer_t *peer, int j)
 {
-    double m = 0;
-    int i;
-    if (!peer->remote || mca_pml_zcomp.p.path_bandwidth > 0) {
-        return 1.0;
-    }
-    if (peer->eff[j] > 0) {
-        return peer->eff[j];
-    }
-    for (i = 0; i < mca_pml_zcomp.ncand; i++) {
-        if (peer->eff[i] > 0 && (0 == m || peer->eff[i] < m)) {
-            m = peer->eff[i];
-        }
-    }
-    return m > 0 ? m : 1.0;
+    return peer->remote && peer->eff[j] > 0 && mca_pml_zcomp.p.path_bandwidth <= 0
+               ? peer->eff[j] : 1.0;
 }
 
 void mca_pml_zcomp_note_coded(ompi_communicator_t *comm, int dst, const zc_decision_t *d,
@@ -1004,7 +986,7 @@ void mca_pml_zcomp_decide(const void *buf, size_t count, ompi_datatype_t *dtype,
     /* the model's speedups sp[]; the codec is the best of them as measured
      * on this path, each divided by its pipeline efficiency (zc_eff), so
      * that a codec whose transfers fell short gives way to one that did
-     * not (an untried one: zc_eff).  Only codecs the model
+     * not (an untried one counts as predicted).  Only codecs the model
      * itself would send with compete: an untried codec predicted slower
      * than raw must not win over one whose efficiency lowered it, which
      * sent the message raw where that one still gained. */
