@@ -4,13 +4,19 @@
  *
  * ob1's peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch), read
  * through its communicator-bound pvar pml_ob1_peer_table_bytes:
- *   ob1_sparse flat    the table is one pointer per member (8n bytes);
- *   ob1_sparse sparse  one pointer per 256 ranks until a peer is contacted,
- *                      then one 256-entry chunk more (n <= 256 here).
+ *   ob1_sparse flat     the table is one pointer per member (8n bytes);
+ *   ob1_sparse sparse   no table while a process has contacted at most 4
+ *                       peers (they live in the communicator's slots), then
+ *                       one pointer per member (n <= 256 here);
+ *   ob1_sparse chunked  the same, with the two-level table at the fifth
+ *                       peer: one pointer per 256 ranks and a 256-entry chunk.
+ * A communicator of 2 members never has a table; a duplicate of the world
+ * has one once every peer was contacted, if the world has more than 4 ranks.
  * Around it, traffic a sparse table must not change: a ring with named and
- * wildcard receives, MPI_Iprobe(ANY_SOURCE) before the sender's chunk
- * exists, from 4 threads at once on their own duplicates (when the library
- * gives MPI_THREAD_MULTIPLE), every payload checked.
+ * wildcard receives, MPI_Iprobe(ANY_SOURCE) before the sender is known,
+ * messages that wait unexpected in a slot's queue while the table is made,
+ * from 4 threads at once on their own duplicates and on one shared one (when
+ * the library gives MPI_THREAD_MULTIPLE), every payload checked.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -45,6 +51,9 @@ static unsigned long long table_bytes(int idx, MPI_Comm comm)
  * by name on even rounds and by MPI_ANY_SOURCE on odd ones. */
 static void ring(MPI_Comm comm, int salt)
 {
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     for (int r = 0; r < ROUNDS; r++) {
         int out[16], in[16];
@@ -64,30 +73,51 @@ static void ring(MPI_Comm comm, int salt)
     }
 }
 
+/* Every peer by name on comm, tag t (0 <= t < 1000). */
+static void alltoall(MPI_Comm comm, int t)
+{
+    int *out = xmalloc(size * sizeof(int)), *in = xmalloc(size * sizeof(int));
+    MPI_Request *req = xmalloc(2 * size * sizeof(MPI_Request));
+    for (int p = 0; p < size; p++) {
+        out[p] = t * 1000000 + rank * 1000 + p;
+        in[p] = -1;
+        MPI_Irecv(&in[p], 1, MPI_INT, p, t, comm, &req[p]);
+    }
+    for (int p = 0; p < size; p++) {
+        MPI_Isend(&out[p], 1, MPI_INT, p, t, comm, &req[size + p]);
+    }
+    MPI_Waitall(2 * size, req, MPI_STATUSES_IGNORE);
+    for (int p = 0; p < size; p++) {
+        CHECK(in[p] == t * 1000000 + p * 1000 + rank, "tag %d: from %d got %d", t, p, in[p]);
+    }
+    free(req);
+    free(in);
+    free(out);
+}
+
+/* A message from the left neighbour waits unexpected (queued on its slot's
+ * entry) while an all-to-all makes the table; then a wildcard receive must
+ * still find it, and only it. */
+static void pending_then_table(MPI_Comm comm)
+{
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, v = rank * 7 + 1, got = -1;
+    MPI_Status st;
+    MPI_Send(&v, 1, MPI_INT, right, 999, comm);     /* eager: small */
+    MPI_Barrier(MPI_COMM_WORLD);
+    alltoall(comm, 998);
+    MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 999, comm, &st);
+    CHECK(st.MPI_SOURCE == left && got == left * 7 + 1,
+          "pending message: source %d value %d, expected %d and %d", st.MPI_SOURCE, got, left,
+          left * 7 + 1);
+}
+
 /* Thread t's all-to-all on the shared communicator: tag t, every peer by
  * name, so 4 threads make first contact with the same peers (the same
  * chunk) at once. */
 static MPI_Comm shared;
 static void *shared_main(void *arg)
 {
-    int t = (int) (long) arg;
-    int *out = xmalloc(size * sizeof(int)), *in = xmalloc(size * sizeof(int));
-    MPI_Request *req = xmalloc(2 * size * sizeof(MPI_Request));
-    for (int p = 0; p < size; p++) {
-        out[p] = t * 1000000 + rank * 1000 + p;
-        in[p] = -1;
-        MPI_Irecv(&in[p], 1, MPI_INT, p, t, shared, &req[p]);
-    }
-    for (int p = 0; p < size; p++) {
-        MPI_Isend(&out[p], 1, MPI_INT, p, t, shared, &req[size + p]);
-    }
-    MPI_Waitall(2 * size, req, MPI_STATUSES_IGNORE);
-    for (int p = 0; p < size; p++) {
-        CHECK(in[p] == t * 1000000 + p * 1000 + rank, "thread %d: from %d got %d", t, p, in[p]);
-    }
-    free(req);
-    free(in);
-    free(out);
+    alltoall(shared, (int) (long) arg);
     return NULL;
 }
 
@@ -101,8 +131,8 @@ static void *thread_main(void *arg)
 int main(int argc, char **argv)
 {
     int provided, tprov, idx, sparse;
-    unsigned long long before, after, chunks, chunk_bytes;
-    MPI_Comm dup;
+    unsigned long long before, after, pair_bytes, table;
+    MPI_Comm dup, pair;
 
     CHECK(argc == 2
               && (0 == strcmp(argv[1], "flat") || 0 == strcmp(argv[1], "sparse")
@@ -118,20 +148,18 @@ int main(int argc, char **argv)
     idx = test_pvar_index("pml_ob1_peer_table_bytes", NULL, NULL);
     CHECK(idx >= 0, "no pvar pml_ob1_peer_table_bytes (is pml ob1 selected and patched?)");
 
-    /* A duplicate is agreed on by collectives on its parent, then
-     * activated by one on itself, which may or may not have reached this
-     * process's table yet: one pointer per 256 ranks, plus at most the one
-     * chunk of a peer already heard from.  A communicator of at most 256
-     * members has one chunk of its own size (8 per member), which is then
-     * its flat table too. */
+    /* A duplicate's table, once it has one: flat, 8 per member; two-level,
+     * one pointer per 256 ranks and one 256-entry chunk. */
+    table = 0 == strcmp(argv[1], "chunked") ? 8 + 8 * 256 : 8ull * size;
+
+    /* A duplicate is agreed on by collectives on its parent, then activated
+     * by one on itself, whose peers may or may not have been contacted
+     * yet: no table, or (more than 4 of them) the whole table. */
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     before = table_bytes(idx, dup);
-    chunks = (size + 255) / 256;
-    chunk_bytes = 8ull * (size < 256 && 0 == strcmp(argv[1], "sparse") ? size : 256);
     if (sparse) {
-        CHECK(before == 8 * chunks || before == 8 * chunks + chunk_bytes,
-              "sparse table before the ring: %llu bytes, expected %llu or %llu", before,
-              8 * chunks, 8 * chunks + chunk_bytes);
+        CHECK(before == 0 || before == table,
+              "sparse table before the ring: %llu bytes, expected 0 or %llu", before, table);
     } else {
         CHECK(before == 8ull * size, "flat table: %llu bytes, expected %llu", before,
               8ull * size);
@@ -145,11 +173,33 @@ int main(int argc, char **argv)
     }
     ring(dup, 1);
     after = table_bytes(idx, dup);
-    if (sparse) {
-        CHECK(after == 8 * chunks + chunk_bytes, "sparse table after contact: %llu bytes, expected %llu",
-              after, 8 * chunks + chunk_bytes);
-    } else {
+    if (!sparse) {
         CHECK(after == before, "flat table changed size: %llu -> %llu", before, after);
+    }
+
+    /* Pairs (and a single rank left over): at most 2 peers, all in slots,
+     * whatever their collectives did. */
+    MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &pair);
+    ring(pair, 2);
+    MPI_Barrier(pair);
+    pair_bytes = table_bytes(idx, pair);
+    if (sparse) {
+        int psize;
+        MPI_Comm_size(pair, &psize);
+        CHECK(pair_bytes == 0, "a communicator of %d members has a %llu-byte table after a ring "
+              "(its 2 peers fit in its slots)", psize, pair_bytes);
+    }
+    MPI_Comm_free(&pair);
+
+    /* Every peer: more than 4 of them make the table, carrying the queues
+     * of the peers in slots. */
+    pending_then_table(dup);
+    ring(dup, 3);
+    after = table_bytes(idx, dup);
+    if (sparse) {
+        unsigned long long want = size > 4 ? table : 0;
+        CHECK(after == want, "sparse table after contact with all %d ranks: %llu bytes, expected %llu",
+              size, after, want);
     }
 
     /* Concurrent first contact on fresh duplicates. */
@@ -167,8 +217,10 @@ int main(int argc, char **argv)
         for (int t = 0; t < NTHREADS; t++) {
             MPI_Comm_free(&tcomm[t]);
         }
-        /* ... and on one shared duplicate: the chunk is created once
-         * (under the table's lock) and every entry is whole */
+        /* ... and on one shared duplicate: 4 threads contact every peer at
+         * once, filling the slots and making the table (under the table's
+         * lock) while the others look peers up; every entry is whole and
+         * the table is made once */
         MPI_Comm_dup(MPI_COMM_WORLD, &shared);
         for (int t = 0; t < NTHREADS; t++) {
             CHECK(0 == pthread_create(&th[t], NULL, shared_main, (void *) (long) t),
@@ -179,17 +231,18 @@ int main(int argc, char **argv)
         }
         {
             unsigned long long b = table_bytes(idx, shared);
-            unsigned long long want = sparse ? 8 * chunks + chunk_bytes : 8ull * size;
+            unsigned long long want = !sparse ? 8ull * size : size > 4 ? table : 0;
             CHECK(b == want, "shared duplicate after 4 threads' first contact: %llu bytes, expected %llu",
                   b, want);
         }
+        ring(shared, 4);
         MPI_Comm_free(&shared);
     }
     MPI_Comm_free(&dup);
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {
-        printf("ob1_sparse %s: %d ranks, table %llu -> %llu bytes, threads %s: ok\n", argv[1],
-               size, before, after, MPI_THREAD_MULTIPLE == provided ? "yes" : "no");
+        printf("ob1_sparse %s: %d ranks, table %llu -> %llu bytes, pair %llu, threads %s: ok\n", argv[1],
+               size, before, after, pair_bytes, MPI_THREAD_MULTIPLE == provided ? "yes" : "no");
     }
     MPI_T_finalize();
     MPI_Finalize();
