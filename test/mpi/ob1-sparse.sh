@@ -3,20 +3,23 @@
 # Copyright (c) 2026 The ompi-research-components authors.
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# ob1's sparse peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch,
+# ob1's sparse peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch
+# and 0029-ob1-peer-slots.patch,
 # MCA variable pml_ob1_sparse_peers_min):
 #  - ompi_info shows the variable with its help text;
 #  - ompi_info's default is 0 (every communicator sparse);
 #  - test/mpi/src/ob1_sparse.c on 2 and 5 ranks, with every communicator
-#    sparse (0: a one-chunk communicator's chunk is its size and becomes
-#    its flat table), sparse on the two-level path at this scale too
-#    (pml_ob1_sparse_flat_one_chunk false: 256-entry chunks) and none
-#    (-1): the table's bytes as the communicator-bound pvar
-#    pml_ob1_peer_table_bytes reports them (one pointer per 256 ranks
-#    until first contact, then a chunk; flat: 8 per member), a ring with
-#    named and wildcard receives and a wildcard probe, 4 threads making
-#    first contact at once on their own duplicates and then on one shared
-#    duplicate (the chunk created once), every payload checked;
+#    sparse (0: the first 4 peers contacted in slots, then a flat table of
+#    the communicator's size, patch 0029), sparse on the two-level path at
+#    this scale too (pml_ob1_sparse_flat_one_chunk false: 256-entry
+#    chunks) and none (-1): the table's bytes as the communicator-bound
+#    pvar pml_ob1_peer_table_bytes reports them (none while at most 4
+#    peers were contacted: a 2-member split after a ring, a duplicate on 2
+#    ranks; the table once 5 were; flat: 8 per member), a ring with named
+#    and wildcard receives and a wildcard probe, a message left unexpected
+#    in a slot while the table is made, 4 threads making first contact at
+#    once on their own duplicates and then on one shared duplicate (slots
+#    filled and the table made once), every payload checked;
 #  - MPICH's pt2pt/, comm/ and topo/ pass as on
 #    stock Open MPI (expected failures in test/mpich/) with every
 #    communicator sparse on the two-level path and grpmap's translation
@@ -24,7 +27,7 @@
 #    one-chunk communicators flat, the default, runs in
 #    mpich-grpmap-sets.sh's comm/ and topo/).
 . "$TEST_LIB"
-needs patch:0005
+needs patch:0005 patch:0029
 "$PREFIX/bin/ompi_info" --param pml ob1 --level 9 >info.txt 2>&1
 assert_grep 'sparse_peers_min' info.txt "ompi_info does not show pml_ob1_sparse_peers_min"
 assert_grep 'two-level table' info.txt "pml_ob1_sparse_peers_min has no help text"
