@@ -15,8 +15,10 @@
 # allocation sites.  Bytes are those asked of malloc (massif's heap);
 # malloc's own overhead is the last line.
 #
+# COLL=1 adds an 8-byte MPI_Allreduce on each (its collective modules).
+#
 #   bench/comm_census.sh [mpirun args...]   (env: NPS="4 8" K=40
-#                        KINDS="dup row col plane cart" PREFIX SITES=1)
+#                        KINDS="dup row col plane cart" PREFIX SITES=1 COLL=1)
 # e.g. bench/comm_census.sh --mca grpmap_base_min_size 0 --mca pml_ob1_sparse_peers_min 0
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,14 +29,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 "$PREFIX/bin/mpicc" -O2 -g -Wall -DCOMM_CENSUS -I"$TOP/test/common" -o "$work/cc" "$TOP/bench/comm_memory.c"
-echo "== per-communicator census: $("$PREFIX/bin/ompi_info" --version | head -n 1), K=$K used communicators of each kind, ranks: $NPS${*:+, settings: $*}"
+echo "== per-communicator census: $("$PREFIX/bin/ompi_info" --version | head -n 1), K=$K used communicators of each kind${COLL:+ (ring and allreduce)}, ranks: $NPS${*:+, settings: $*}"
 # hwloc's x86 backend cannot run under valgrind (and says so on every rank)
 export HWLOC_COMPONENTS=-x86
 for np in $NPS; do
     for kind in $KINDS; do
         timeout -k 10 1800 "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe -np "$np" "$@" \
             valgrind -q --tool=massif --threshold=0 --depth=40 --massif-out-file="$work/full.%p" \
-            "$work/cc" census "$kind" "$K" "$work/$kind.$np" >"$work/$kind.$np.info"
+            "$work/cc" census "$kind" "$K" "$work/$kind.$np" ${COLL:+coll} >"$work/$kind.$np.info"
         rm -f "$work"/full.*
     done
 done

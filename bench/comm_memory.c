@@ -5,13 +5,15 @@
  * Per-communicator memory and the latency around it (issue 19; seed 001's
  * communicator-split benchmark).
  *
- *   comm_memory mem K [used]
+ *   comm_memory mem K [used|coll]
  *                         each rank creates K communicators of one kind and
  *                         keeps them, then frees them; with "used", each
  *                         carries one message round a ring of its members
  *                         right after it is made, inside the counted part
  *                         (what an application does with a communicator:
- *                         first contacts, the PML's per-peer state);
+ *                         first contacts, the PML's per-peer state); with
+ *                         "coll", an 8-byte MPI_Allreduce as well (the
+ *                         collective modules a first collective selects);
  *                         kinds: dup (of the
  *                         world), row and col (of a 2-D grid from
  *                         MPI_Dims_create, by MPI_Comm_split), plane (z
@@ -22,7 +24,7 @@
  *                         mallinfo2 (arena + mmapped bytes in use) and an
  *                         interposed counter (test/common/heap_counter.h),
  *                         the mean over the ranks and the median rank's:
- *                           mem KIND use=unused|used members=M
+ *                           mem KIND use=unused|used|coll members=M
  *                               bytes_mallinfo=X bytes_counter=Y
  *                               median_mallinfo=X' median_counter=Y'
  *   comm_memory lat REPS  median over REPS interleaved repeats of: 0- and
@@ -92,7 +94,11 @@ static MPI_Comm make_comm(const char *kind, MPI_Comm cart2)
     return c;
 }
 
-/* One message round a ring of the communicator's members. */
+/* One message round a ring of the communicator's members; with use_coll
+ * also an 8-byte MPI_Allreduce (the first collective selects the
+ * communicator's collective modules). */
+static int use_coll;
+
 static void ring(MPI_Comm c)
 {
     int r, n, in = -1, out;
@@ -102,6 +108,11 @@ static void ring(MPI_Comm c)
     MPI_Sendrecv(&out, 1, MPI_INT, (r + 1) % n, 7, &in, 1, MPI_INT, (r + n - 1) % n, 7, c,
                  MPI_STATUS_IGNORE);
     CHECK(in == (r + n - 1) % n, "ring: got %d from %d", in, (r + n - 1) % n);
+    if (use_coll) {
+        long long one = 1, sum = 0;
+        MPI_Allreduce(&one, &sum, 1, MPI_LONG_LONG, MPI_SUM, c);
+        CHECK(sum == n, "allreduce: %lld, expected %d", sum, n);
+    }
 }
 
 #ifdef COMM_CENSUS
@@ -194,7 +205,7 @@ static void mem(int k, int used)
             }
             printf("mem %s use=%s members=%d bytes_mallinfo=%.1f bytes_counter=%.1f median_mallinfo=%.1f "
                    "median_counter=%.1f\n",
-                   kinds[t], used ? "used" : "unused", members, mean[0], mean[1], med[0], med[1]);
+                   kinds[t], used ? (use_coll ? "coll" : "used") : "unused", members, mean[0], mean[1], med[0], med[1]);
             fflush(stdout);
         }
     }
@@ -349,19 +360,23 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 #ifdef COMM_CENSUS
-    CHECK(5 == argc && 0 == strcmp(argv[1], "census"), "usage: comm_census census KIND K OUT");
+    CHECK((5 == argc || (6 == argc && 0 == strcmp(argv[5], "coll"))) && 0 == strcmp(argv[1], "census"),
+          "usage: comm_census census KIND K OUT [coll]");
+    use_coll = 6 == argc;
     census(argv[2], atoi(argv[3]), argv[4]);
     MPI_Finalize();
     return 0;
 #endif
     CHECK((3 == argc && (0 == strcmp(argv[1], "mem") || 0 == strcmp(argv[1], "lat")))
-              || (4 == argc && 0 == strcmp(argv[1], "mem") && 0 == strcmp(argv[3], "used"))
+              || (4 == argc && 0 == strcmp(argv[1], "mem")
+                  && (0 == strcmp(argv[3], "used") || 0 == strcmp(argv[3], "coll")))
               || (4 == argc && 0 == strcmp(argv[1], "instr")),
-          "usage: comm_memory mem K [used] | lat REPS | instr pingpong|halo N");
+          "usage: comm_memory mem K [used|coll] | lat REPS | instr pingpong|halo N");
     if (0 == strcmp(argv[1], "instr")) {
         instr(argv[2], atoi(argv[3]));
 #ifndef COMM_CENSUS
     } else if (0 == strcmp(argv[1], "mem")) {
+        use_coll = 4 == argc && 0 == strcmp(argv[3], "coll");
         mem(atoi(argv[2]), 4 == argc);
 #endif
     } else {

@@ -14,6 +14,11 @@
 # reports the heap of a duplicate that carried one message round a ring:
 # lazily, it must cost at least 2,500 bytes less (the collective modules
 # and the c_coll table; stock and selection at creation: the same).
+# Staged selection (config/patches/<series>/0032-coll-lazy-stages.patch):
+# a duplicate that also called one MPI_Allreduce must cost at least 1,200
+# bytes less than with selection at creation (basic's and libnbc's
+# modules, released until a collective of theirs is called), and every
+# collective only they provide works when called after it.
 . "$TEST_LIB"
 needs patch:0028
 build_mpi "$TOP/test/mpi/src/coll_lazy.c" lazy -lpthread
@@ -23,13 +28,19 @@ for np in 2 4; do
         { cat eager$np.txt; fail "selection at creation, $np ranks: coll_lazy failed"; }
     for f in lazy$np eager$np; do
         assert_grep "^coll_lazy: $np ranks: ok" "$f.txt" "coll_lazy ($f): no result"
-        echo "$f: $(grep 'bytes per p2p dup' "$f.txt")"
+        echo "$f: $(grep 'bytes per p2p dup' "$f.txt"); $(grep 'bytes per coll dup' "$f.txt")"
     done
 done
 bl=$(sed -n 's/.*bytes per p2p dup //p' lazy4.txt)
 be=$(sed -n 's/.*bytes per p2p dup //p' eager4.txt)
 [ $(( be - bl )) -ge 2500 ] ||
     fail "a duplicate used for point-to-point only costs $bl bytes with lazy selection and $be selected at creation: its collective modules are still made at creation"
+if have patch:0032; then
+    cl=$(sed -n 's/.*bytes per coll dup //p' lazy4.txt)
+    ce=$(sed -n 's/.*bytes per coll dup //p' eager4.txt)
+    [ $(( ce - cl )) -ge 1200 ] ||
+        fail "a duplicate that called one MPI_Allreduce costs $cl bytes with lazy selection and $ce selected at creation: basic's and libnbc's modules are still made at its first collective"
+fi
 # the parameter is listed with its help
 "$PREFIX/bin/ompi_info" --param coll base --level 9 | grep -q 'coll_base_lazy_select' ||
     fail "ompi_info does not list coll_base_lazy_select"

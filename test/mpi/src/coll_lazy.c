@@ -17,6 +17,16 @@
  * intercommunicator; MPI_Comm_idup of a never-used communicator;
  * communicators freed unused; and under MPI_THREAD_MULTIPLE, threads
  * making the first collective on their own communicators at once.
+ * Staged selection (the first collective releases the modules of basic
+ * and libnbc that it does not call; the first call of one of their
+ * collectives makes them again): rank 0 also prints the heap of a
+ * duplicate that carried a ring and one MPI_Allreduce ("bytes per coll
+ * dup"), and each collective that only basic or libnbc provides is
+ * called second, after an MPI_Allreduce: the ones basic wins over tuned
+ * (alltoallw, exscan, gatherv, scan, scatterv), a nonblocking one while
+ * the other member is in a synchronous send to this one, a persistent
+ * one, a neighbourhood one on a Cartesian communicator, and MPI_Comm_idup
+ * (its agreement is a nonblocking allreduce on the parent).
  * Prints "coll_lazy: N ranks: ok" on rank 0; any failure exits 1.
  */
 #define _GNU_SOURCE
@@ -27,6 +37,15 @@
 #include <string.h>
 
 #include "heap_counter.h"
+#include <mpi-ext.h>
+/* persistent collectives: MPI_*_init from Open MPI 5.0, MPIX_*_init (the
+ * pcollreq extension) in 4.1 */
+#if OMPI_MAJOR_VERSION < 5
+#ifndef OMPI_HAVE_MPI_EXT_PCOLLREQ
+#error "Open MPI 4.1 without the pcollreq extension (MPIX_Allreduce_init)"
+#endif
+#define MPI_Allreduce_init MPIX_Allreduce_init
+#endif
 
 static int rank, np, errs;
 
@@ -197,6 +216,103 @@ static void first_idup(void)
     MPI_Comm_free(&d);
 }
 
+/* After an MPI_Allreduce has selected (and released basic's and libnbc's
+ * modules), each collective they provide, called second. */
+static void second_released(void)
+{
+    int v = rank + 1, r, i, *a = malloc(sizeof(int) * np), *b = malloc(sizeof(int) * np);
+    int *cnt = malloc(sizeof(int) * np), *dsp = malloc(sizeof(int) * np);
+    MPI_Datatype *ty = malloc(sizeof(MPI_Datatype) * np);
+
+    for (i = 0; i < np; i++) {
+        cnt[i] = 1;
+        dsp[i] = i * (int) sizeof(int);
+        ty[i] = MPI_INT;
+    }
+    for (int k = 0; k < 9; k++) {
+        MPI_Comm c;
+        MPI_Request q;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        r = 1;
+        MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, c);
+        CHECK(r == np, "case %d: first allreduce %d", k, r);
+        for (i = 0; i < np; i++) {
+            a[i] = rank * 100 + i;
+        }
+        memset(b, 0xff, sizeof(int) * np);
+        r = -1;
+        switch (k) {
+        case 0: MPI_Alltoallw(a, cnt, dsp, ty, b, cnt, dsp, ty, c);
+            CHECK(b[np - 1] == (np - 1) * 100 + rank, "alltoallw second %d", b[np - 1]); break;
+        case 1: MPI_Exscan(&v, &r, 1, MPI_INT, MPI_SUM, c);
+            CHECK(rank == 0 || r == rank * (rank + 1) / 2, "exscan second %d", r); break;
+        case 2: for (i = 0; i < np; i++) dsp[i] = i;
+            MPI_Gatherv(&v, 1, MPI_INT, b, cnt, dsp, MPI_INT, 0, c);
+            for (i = 0; i < np; i++) dsp[i] = i * (int) sizeof(int);
+            CHECK(rank != 0 || b[np - 1] == np, "gatherv second %d", b[np - 1]); break;
+        case 3: MPI_Scan(&v, &r, 1, MPI_INT, MPI_SUM, c);
+            CHECK(r == (rank + 1) * (rank + 2) / 2, "scan second %d", r); break;
+        case 4: for (i = 0; i < np; i++) dsp[i] = i;
+            MPI_Scatterv(a, cnt, dsp, MPI_INT, &r, 1, MPI_INT, np - 1, c);
+            for (i = 0; i < np; i++) dsp[i] = i * (int) sizeof(int);
+            CHECK(r == (np - 1) * 100 + rank, "scatterv second %d", r); break;
+        case 5: { /* the remake must not wait for the other members */
+            int x = 7;
+            if (0 == rank) {
+                MPI_Iallreduce(&v, &r, 1, MPI_INT, MPI_SUM, c, &q);
+                MPI_Recv(&x, 1, MPI_INT, 1, 3, c, MPI_STATUS_IGNORE);
+                MPI_Wait(&q, MPI_STATUS_IGNORE);
+                CHECK(x == 11, "iallreduce second: received %d", x);
+            } else {
+                if (1 == rank) {
+                    x = 11;
+                    MPI_Ssend(&x, 1, MPI_INT, 0, 3, c);
+                }
+                MPI_Iallreduce(&v, &r, 1, MPI_INT, MPI_SUM, c, &q);
+                MPI_Wait(&q, MPI_STATUS_IGNORE);
+            }
+            CHECK(r == np * (np + 1) / 2, "iallreduce second %d", r); } break;
+        case 6: for (int rep = 0; rep < 2; rep++) {
+                MPI_Allreduce_init(&v, &r, 1, MPI_INT, MPI_SUM, c, MPI_INFO_NULL, &q);
+                MPI_Start(&q);
+                MPI_Wait(&q, MPI_STATUS_IGNORE);
+                MPI_Request_free(&q);
+                CHECK(r == np * (np + 1) / 2, "persistent allreduce second %d", r);
+            } break;
+        case 7: { int dims[1] = {np}, periods[1] = {1}, in[2] = {-1, -1}, lo, hi;
+            MPI_Comm cart;
+            MPI_Cart_create(c, 1, dims, periods, 0, &cart);
+            MPI_Barrier(cart);
+            MPI_Neighbor_allgather(&v, 1, MPI_INT, in, 1, MPI_INT, cart);
+            MPI_Cart_shift(cart, 0, 1, &lo, &hi);
+            CHECK(in[0] == lo + 1 && in[1] == hi + 1, "neighbor_allgather second: %d %d", in[0],
+                  in[1]);
+            MPI_Comm_free(&cart); } break;
+        case 8: { MPI_Comm d;
+            MPI_Comm_idup(c, &d, &q);
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+            r = 1;
+            MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, d);
+            CHECK(r == np, "allreduce on an idup of a used communicator %d", r);
+            MPI_Comm_free(&d); } break;
+        }
+        /* both kinds go on working */
+        r = 1;
+        MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, c);
+        CHECK(r == np, "case %d: allreduce third %d", k, r);
+        MPI_Ibarrier(c, &q);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        MPI_Exscan(&v, &r, 1, MPI_INT, MPI_SUM, c);
+        CHECK(rank == 0 || r == rank * (rank + 1) / 2, "case %d: exscan last %d", k, r);
+        MPI_Comm_free(&c);
+    }
+    free(a);
+    free(b);
+    free(cnt);
+    free(dsp);
+    free(ty);
+}
+
 enum { NT = 4 };
 static MPI_Comm tcomm[NT];
 
@@ -252,6 +368,31 @@ int main(int argc, char **argv)
     if (0 == rank) {
         printf("coll_lazy: bytes per p2p dup %lld\n", per_max);
     }
+    /* the same with one MPI_Allreduce each (the collective modules it
+     * needs), then freed */
+    {
+        MPI_Comm e[NH];
+        MPI_Comm_dup(MPI_COMM_WORLD, &e[0]);
+        ring(e[0]);
+        MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPI_LONG_LONG, MPI_MAX, e[0]);
+        MPI_Comm_free(&e[0]);
+        h0 = heap_cur;
+        for (int i = 0; i < NH; i++) {
+            int r = 1;
+            MPI_Comm_dup(MPI_COMM_WORLD, &e[i]);
+            ring(e[i]);
+            MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, e[i]);
+            CHECK(r == np, "coll dup %d: allreduce %d", i, r);
+        }
+        per = (heap_cur - h0) / NH;
+        MPI_Allreduce(&per, &per_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+        if (0 == rank) {
+            printf("coll_lazy: bytes per coll dup %lld\n", per_max);
+        }
+        for (int i = 0; i < NH; i++) {
+            MPI_Comm_free(&e[i]);
+        }
+    }
     /* they still do collectives (half of them), and are freed used or not */
     for (int i = 0; i < NH; i += 2) {
         int r = 1;
@@ -270,6 +411,7 @@ int main(int argc, char **argv)
     first_neighbor();
     first_inter();
     first_idup();
+    second_released();
     first_threads(provided);
 
     MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
