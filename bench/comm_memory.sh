@@ -14,6 +14,12 @@
 #           flat peer table (pml_ob1_sparse_peers_min -1);
 #   suite   every group offered to grpmap (grpmap_base_min_size 0) and
 #           every peer table sparse (pml_ob1_sparse_peers_min 0).
+# A third use, "coll", adds an 8-byte MPI_Allreduce on each communicator
+# (the collective modules its first collective selects).  With UPSTREAM
+# set to the prefix of an unpatched Open MPI of the same series (e.g.
+# UPSTREAM=/usr for Debian's openmpi-bin 4.1.4), the same runs with its
+# default settings come out as a third setting, "upstrm", and a last
+# table gives suite / upstream per kind, use and size.
 # Per kind and setting: bytes per communicator at each size (the median
 # rank's; the mean over ranks beside it), the slope in
 # bytes per member (least squares over the sizes: the part that grows with
@@ -30,7 +36,7 @@
 # and matching) under valgrind's callgrind, stock against the suite with
 # each cache: deterministic where the timings of a shared machine are not.
 #
-#   bench/comm_memory.sh   (env: NPS="8 16 32 64" (empty: no memory part) K=1000 NP_LAT=4
+#   bench/comm_memory.sh   (env: NPS="8 16 32 64" (empty: no memory part) K=1000 NP_LAT=4 UPSTREAM
 #                           LAT_RUNS=5 LAT_REPS=9 CACHES="none linear setassoc"
 #                           INSTR=1 N1=1000 N2=3000 EXTRA_SUITE="--mca ...")
 set -euo pipefail
@@ -43,6 +49,13 @@ trap 'rm -rf "$work"' EXIT
 root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 mpirun() { timeout -k 10 1800 "$PREFIX/bin/mpirun" "${root[@]}" --oversubscribe "$@"; }
 "$PREFIX/bin/mpicc" -O2 -Wall -I"$TOP/test/common" -o "$work/cm" "$TOP/bench/comm_memory.c"
+if [ -n "${UPSTREAM:-}" ]; then
+    # Debian's mpicc is mpicc.openmpi beside MPICH's alternative
+    umpicc=$UPSTREAM/bin/mpicc.openmpi; [ -x "$umpicc" ] || umpicc=$UPSTREAM/bin/mpicc
+    umpirun=$UPSTREAM/bin/mpirun.openmpi; [ -x "$umpirun" ] || umpirun=$UPSTREAM/bin/mpirun
+    "$umpicc" -O2 -Wall -I"$TOP/test/common" -o "$work/cmu" "$TOP/bench/comm_memory.c"
+    echo "== upstream: $("$UPSTREAM/bin/ompi_info" --version | head -n 1) at $UPSTREAM"
+fi
 
 stock=(--mca pml ob1 --mca grpmap_base_min_size 1000000000 --mca pml_ob1_sparse_peers_min -1)
 # shellcheck disable=SC2206
@@ -51,13 +64,17 @@ suite=(--mca pml ob1 --mca grpmap_base_min_size 0 --mca pml_ob1_sparse_peers_min
 if [ -n "$NPS" ]; then
 echo "== memory per communicator: K=$K communicators of each kind, ranks: $NPS"
 for np in $NPS; do
-    for use in "" used; do
+    for use in "" used coll; do
         mpirun -np "$np" "${stock[@]}" "$work/cm" mem "$K" $use | sed "s/^mem /mem stock np=$np /" | tee -a "$work/mem.txt"
         mpirun -np "$np" "${suite[@]}" "$work/cm" mem "$K" $use | sed "s/^mem /mem suite np=$np /" | tee -a "$work/mem.txt"
+        if [ -n "${UPSTREAM:-}" ]; then
+            timeout -k 10 1800 "$umpirun" "${root[@]}" --oversubscribe -np "$np" --mca pml ob1 "$work/cmu" mem "$K" $use |
+                sed "s/^mem /mem upstrm np=$np /" | tee -a "$work/mem.txt"
+        fi
     done
 done
 
-for use in unused used; do
+for use in unused used coll; do
 echo
 echo "$use communicators: bytes per communicator, the median rank's by the interposed counter (the"
 echo "mean over ranks in parentheses: it adds ob1's fragment pools growing on ranks that took"
@@ -74,8 +91,8 @@ END {
   split("dup row col plane cart", order, " ")
   for (o = 1; o <= 5; o++) {
     kind = order[o]; if (!(kind in kinds)) continue
-    for (ss = 1; ss <= 2; ss++) {
-      s = ss == 1 ? "stock" : "suite"; key = kind " " s; if (!(key in keys)) continue
+    for (ss = 1; ss <= 3; ss++) {
+      s = ss == 1 ? "stock" : (ss == 2 ? "suite" : "upstrm"); key = kind " " s; if (!(key in keys)) continue
       sx = sy = sxx = sxy = sym = sxym = 0; k = n[key]
       printf "%-6s %-6s", kind, s
       for (i = 1; i <= k; i++) {
@@ -100,6 +117,25 @@ END {
   print "(at 262144: K=1000 communicators of the kind, members as the kind grows: dup N, row/col/cart sqrt N = 512, plane N^(2/3) = 4096)"
 }' "$work/mem.txt"
 done
+if [ -n "${UPSTREAM:-}" ]; then
+    echo
+    echo "suite / upstream, bytes per communicator (the median rank's, interposed counter):"
+    awk '
+    { s = $2; np = substr($3, 4); kind = $4; use = substr($5, 5); split($10, c, "="); v[s, np, kind, use] = c[2]
+      if (!(np in seen)) { seen[np] = 1; nps[++n] = np } }
+    END {
+      printf "%-6s %-7s", "kind", "use"; for (i = 1; i <= n; i++) printf " %24s", "np=" nps[i]; printf "\n"
+      split("dup row col plane cart", order, " "); split("unused used coll", uses, " ")
+      for (o = 1; o <= 5; o++) for (u = 1; u <= 3; u++) {
+        printf "%-6s %-7s", order[o], uses[u]
+        for (i = 1; i <= n; i++) {
+          a = v["suite", nps[i], order[o], uses[u]]; b = v["upstrm", nps[i], order[o], uses[u]]
+          if (b > 0) printf " %6.0f / %6.0f = %5.1f%%", a, b, 100 * a / b; else printf " %24s", "-"
+        }
+        printf "\n"
+      }
+    }' "$work/mem.txt"
+fi
 fi
 
 # Instructions per iteration on one rank under callgrind, where timing
