@@ -34,7 +34,9 @@
 # Between the two: instructions per iteration of an 8-byte ping-pong and a
 # 6-face halo on one rank (messages to itself through ob1's peer lookup
 # and matching) under valgrind's callgrind, stock against the suite with
-# each cache: deterministic where the timings of a shared machine are not.
+# each cache: deterministic where the timings of a shared machine are not;
+# and of an 8-byte MPI_Allreduce on 2 ranks, without the polling loops
+# (the median of AR_REPS=3 runs).
 #
 #   bench/comm_memory.sh   (env: NPS="8 16 32 64" (empty: no memory part) K=1000 NP_LAT=4 UPSTREAM
 #                           LAT_RUNS=5 LAT_REPS=9 CACHES="none linear setassoc"
@@ -144,7 +146,7 @@ fi
 if [ "${INSTR:-1}" = 1 ] && command -v valgrind >/dev/null; then
     N1=${N1:-1000} N2=${N2:-3000}
     echo
-    echo "== instructions per iteration (callgrind, 1 rank, messages to itself through ob1)"
+    echo "== instructions per iteration (callgrind; ping-pong, halo: 1 rank, messages to itself through ob1; allreduce: 2 ranks, polling left out)"
     printf '%-10s %12s' kind "stock instr"
     for c in $CACHES; do printf ' %22s' "suite-$c (ratio)"; done
     printf '\n'
@@ -155,7 +157,30 @@ if [ "${INSTR:-1}" = 1 ] && command -v valgrind >/dev/null; then
             --toggle-collect=loop "$work/cm" instr "$kind" "$n" >/dev/null
         awk '/^summary:/ {print $2}' "$f"
     }
-    for kind in pingpong halo; do
+    # allreduce: 8 bytes on a duplicate of a 2-rank world, both ranks under
+    # callgrind; rank 0's instructions in loop() outside the polling
+    # functions (their spin count depends on timing, the rest does not:
+    # repeats agree within 0.5 %), the median of AR_REPS runs
+    icount_ar() {  # n setting-args... -> instructions
+        local n=$1 f r v=(); shift
+        for r in $(seq "${AR_REPS:-3}"); do
+            f=$(mktemp -d "$work/cga.XXXXXX")
+            mpirun -np 2 --mca btl self,vader "$@" valgrind -q --tool=callgrind \
+                --callgrind-out-file="$f/cg.%q{OMPI_COMM_WORLD_RANK}" --toggle-collect=loop \
+                "$work/cm" instr allreduce "$n" >/dev/null
+            v+=("$(callgrind_annotate --auto=no --inclusive=no --threshold=100 "$f/cg.0" 2>/dev/null | awk '
+              /^ *[0-9,]+ \( *[0-9.]+%\) +[^ ]*:/ { n = $1; gsub(",", "", n); fn = $0; sub(/^[^%]*%\) +/, "", fn)
+                sub(/ .*/, "", fn); sub(/.*:/, "", fn)
+                if (fn ~ /^(opal_progress|mca_btl_(vader|sm)_component_progress|ompi_coll_libnbc_progress|mca_part_persist_progress|ompi_comm_request_progress|opal_progress_events.*|ompi_request_default_wait.*|opal_timer_.*|ompi_sync_wait_mt|sched_yield|mca_pml_ob1_progress)$/) next
+                s += n }
+              END { print s }')")
+        done
+        printf '%s\n' "${v[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+    }
+    for kind in pingpong halo allreduce; do
+        if [ "$kind" = allreduce ]; then
+            icount() { local kind=$1 n=$2; shift 2; icount_ar "$n" "$@"; }
+        fi
         a=$(icount $kind "$N1" "${stock[@]}"); b=$(icount $kind "$N2" "${stock[@]}")
         base=$(( (b - a) / (N2 - N1) ))
         printf '%-10s %12d' "$kind" "$base"
