@@ -342,53 +342,55 @@ static void first_threads(int provided)
     }
 }
 
+/* n duplicates of WORLD, each carrying one message round a ring (with
+ * coll, and an MPI_Allreduce), kept in c; one made and freed first, so
+ * that one-time allocations are not counted.  Rank 0 prints the heap
+ * one costs, the largest over the ranks: "bytes per <what> dup B". */
+static void dups_heap(MPI_Comm *c, int n, int coll, const char *what)
+{
+    long long h0 = heap_cur, per, per_max;
+    for (int i = -1; i < n; i++) {
+        MPI_Comm t;
+        int r = 1;
+        if (0 == i) {
+            h0 = heap_cur;
+        }
+        MPI_Comm_dup(MPI_COMM_WORLD, &t);
+        ring(t);
+        if (coll) {
+            MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, t);
+            CHECK(r == np, "%s dup %d: allreduce %d", what, i, r);
+        }
+        if (i < 0) {
+            MPI_Comm_free(&t);
+        } else {
+            c[i] = t;
+        }
+    }
+    per = (heap_cur - h0) / n;
+    MPI_Allreduce(&per, &per_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("coll_lazy: bytes per %s dup %lld\n", what, per_max);
+    }
+}
+
 int main(int argc, char **argv)
 {
     enum { NH = 40 };
     MPI_Comm d[NH], u;
     int provided;
-    long long h0, per, per_max;
 
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
 
     /* heap of a duplicate that has carried one message round a ring and no
-     * collective (one first: its one-time allocations are not counted) */
-    MPI_Comm_dup(MPI_COMM_WORLD, &d[0]);
-    ring(d[0]);
-    MPI_Comm_free(&d[0]);
-    h0 = heap_cur;
-    for (int i = 0; i < NH; i++) {
-        MPI_Comm_dup(MPI_COMM_WORLD, &d[i]);
-        ring(d[i]);
-    }
-    per = (heap_cur - h0) / NH;
-    MPI_Allreduce(&per, &per_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-    if (0 == rank) {
-        printf("coll_lazy: bytes per p2p dup %lld\n", per_max);
-    }
-    /* the same with one MPI_Allreduce each (the collective modules it
-     * needs), then freed */
+     * collective, then of one that also called an MPI_Allreduce (the
+     * collective modules it needs) */
+    dups_heap(d, NH, 0, "p2p");
     {
         MPI_Comm e[NH];
-        MPI_Comm_dup(MPI_COMM_WORLD, &e[0]);
-        ring(e[0]);
-        MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPI_LONG_LONG, MPI_MAX, e[0]);
-        MPI_Comm_free(&e[0]);
-        h0 = heap_cur;
-        for (int i = 0; i < NH; i++) {
-            int r = 1;
-            MPI_Comm_dup(MPI_COMM_WORLD, &e[i]);
-            ring(e[i]);
-            MPI_Allreduce(MPI_IN_PLACE, &r, 1, MPI_INT, MPI_SUM, e[i]);
-            CHECK(r == np, "coll dup %d: allreduce %d", i, r);
-        }
-        per = (heap_cur - h0) / NH;
-        MPI_Allreduce(&per, &per_max, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-        if (0 == rank) {
-            printf("coll_lazy: bytes per coll dup %lld\n", per_max);
-        }
+        dups_heap(e, NH, 1, "coll");
         for (int i = 0; i < NH; i++) {
             MPI_Comm_free(&e[i]);
         }
