@@ -3,23 +3,25 @@
 # Copyright (c) 2026 The ompi-research-components authors.
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# ob1's sparse peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch
-# and 0029-ob1-peer-slots.patch,
-# MCA variable pml_ob1_sparse_peers_min):
-#  - ompi_info shows the variable with its help text;
-#  - ompi_info's default is 0 (every communicator sparse);
-#  - test/mpi/src/ob1_sparse.c on 2 and 5 ranks, with every communicator
-#    sparse (0: the first 4 peers contacted in slots, then a flat table of
-#    the communicator's size, patch 0029), sparse on the two-level path at
-#    this scale too (pml_ob1_sparse_flat_one_chunk false: 256-entry
-#    chunks) and none (-1): the table's bytes as the communicator-bound
-#    pvar pml_ob1_peer_table_bytes reports them (none while at most 4
-#    peers were contacted: a 2-member split after a ring, a duplicate on 2
-#    ranks; the table once 5 were; flat: 8 per member), a ring with named
+# ob1's sparse peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch,
+# 0029-ob1-peer-slots.patch and 0035-ob1-peer-hash.patch,
+# MCA variables pml_ob1_sparse_peers_min and pml_ob1_sparse_hash_peers):
+#  - ompi_info shows the variables with their help text;
+#  - ompi_info's defaults are 0 (every communicator sparse) and 16;
+#  - test/mpi/src/ob1_sparse.c on 2 to 10 ranks, with every communicator
+#    sparse (0: the first 4 peers contacted in slots, then a hash of the
+#    peers contacted up to pml_ob1_sparse_hash_peers of them, grown by
+#    doubling, then a flat table of the communicator's size), sparse on
+#    the two-level path at this scale too (pml_ob1_sparse_flat_one_chunk
+#    false: 256-entry chunks), without a hash (4) and none sparse (-1):
+#    the table's bytes as the communicator-bound pvar
+#    pml_ob1_peer_table_bytes reports them (none while at most 4 peers
+#    were contacted: a 2-member split after a ring, a duplicate on 2
+#    ranks; a hash or the table once 5 were; flat: 8 per member), a ring with named
 #    and wildcard receives and a wildcard probe, a message left unexpected
 #    in a slot while the table is made, 4 threads making first contact at
 #    once on their own duplicates and then on one shared duplicate (slots
-#    filled and the table made once), every payload checked;
+#    filled, the hash grown and the table made once), every payload checked;
 #  - MPICH's pt2pt/, comm/ and topo/ pass as on
 #    stock Open MPI (expected failures in test/mpich/) with every
 #    communicator sparse on the two-level path and grpmap's translation
@@ -35,17 +37,31 @@ assert_grep 'parameter "pml_ob1_sparse_peers_min" \(current value: "0", data sou
     "pml_ob1_sparse_peers_min's default is not 0"
 assert_grep 'sparse_flat_one_chunk' info.txt "ompi_info does not show pml_ob1_sparse_flat_one_chunk"
 
+assert_grep 'sparse_hash_peers' info.txt "ompi_info does not show pml_ob1_sparse_hash_peers"
+assert_grep 'parameter "pml_ob1_sparse_hash_peers" \(current value: "16", data source: default' info.txt \
+    "pml_ob1_sparse_hash_peers's default is not 16"
+
 build_mpi "$TOP/test/mpi/src/ob1_sparse.c" ob1_sparse -lpthread
-for np in 2 5; do
-    for mode in sparse chunked flat; do
-        min=0; [ $mode = flat ] && min=-1
-        one=1; [ $mode = chunked ] && one=0
-        run_to 120 "$mode-$np.txt" -np $np --mca pml ob1 --mca pml_ob1_sparse_peers_min $min \
-            --mca pml_ob1_sparse_flat_one_chunk $one ./ob1_sparse $mode || { tail -20 "$mode-$np.txt"; fail "ob1_sparse $mode on $np ranks"; }
-        assert_grep "^ob1_sparse $mode: $np ranks, .*: ok" "$mode-$np.txt" "no result from ob1_sparse $mode on $np ranks"
-        cat "$mode-$np.txt"
-    done
+# H (pml_ob1_sparse_hash_peers): 16, the default (5 and 10 ranks: a hash,
+# grown once at 10); 4, no hash (the table at the fifth peer); 5, a hash
+# of one peer, then the table
+for run in "2 sparse 16" "2 chunked 16" "2 flat 16" "5 sparse 16" "5 chunked 4" "5 flat 16" \
+           "7 sparse 5" "7 chunked 5" "10 sparse 16"; do
+    set -- $run
+    np=$1 mode=$2 h=$3 out="$2-$1-$3.txt"
+    min=0; [ $mode = flat ] && min=-1
+    one=1; [ $mode = chunked ] && one=0
+    run_to 180 "$out" -np $np --mca pml ob1 --mca pml_ob1_sparse_peers_min $min \
+        --mca pml_ob1_sparse_flat_one_chunk $one --mca pml_ob1_sparse_hash_peers $h \
+        ./ob1_sparse $mode $h || { tail -20 "$out"; fail "ob1_sparse $mode $h on $np ranks"; }
+    assert_grep "^ob1_sparse $mode $h: $np ranks, .*: ok" "$out" "no result from ob1_sparse $mode $h on $np ranks"
+    cat "$out"
 done
+# more than the largest value: the largest is used, and a message says so
+OMPI_MCA_pml_ob1_sparse_hash_peers=5000 run_to 60 big.txt -np 2 --mca pml ob1 ./ob1_sparse sparse 1024 \
+    || { tail -20 big.txt; fail "ob1_sparse with pml_ob1_sparse_hash_peers 5000"; }
+assert_grep 'pml_ob1_sparse_hash_peers is larger than ob1 allows' big.txt "no message for pml_ob1_sparse_hash_peers 5000"
+assert_grep '^ob1_sparse sparse 1024: 2 ranks, .*: ok' big.txt "no result with pml_ob1_sparse_hash_peers 5000"
 
 # MPICH with every peer table sparse, every group compressed (bitmap or
 # gap: their lookups are dear enough to be cached) and a translation cache

@@ -4,12 +4,17 @@
  *
  * ob1's peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch), read
  * through its communicator-bound pvar pml_ob1_peer_table_bytes:
- *   ob1_sparse flat     the table is one pointer per member (8n bytes);
- *   ob1_sparse sparse   no table while a process has contacted at most 4
- *                       peers (they live in the communicator's slots), then
- *                       one pointer per member (n <= 256 here);
- *   ob1_sparse chunked  the same, with the two-level table at the fifth
- *                       peer: one pointer per 256 ranks and a 256-entry chunk.
+ *   ob1_sparse flat H     the table is one pointer per member (8n bytes);
+ *   ob1_sparse sparse H   nothing while a process has contacted at most 4
+ *                         peers (they live in the communicator's slots), then
+ *                         a hash of the peers contacted while there are at
+ *                         most H (pml_ob1_sparse_hash_peers, patch 0035:
+ *                         24 + 12k bytes for capacity k, a power of 2 at
+ *                         least 16 and twice the peers, every capacity made
+ *                         on the way kept), then one pointer per member
+ *                         (n <= 256 here) besides;
+ *   ob1_sparse chunked H  the same, with the two-level table past the hash:
+ *                         one pointer per 256 ranks and a 256-entry chunk.
  * A communicator of 2 members never has a table; a duplicate of the world
  * has one once every peer was contacted, if the world has more than 4 ranks.
  * Around it, traffic a sparse table must not change: a ring with named and
@@ -29,7 +34,30 @@
 #define NTHREADS 4
 #define ROUNDS 200
 
-static int rank, size;
+static int rank, size, hash_peers, chunked;
+
+/* Heap bytes of a sparse communicator's peer table once it has contacted
+ * `peers` distinct peers (its size is `size`). */
+static unsigned long long want(int peers)
+{
+    unsigned long long b = 0;
+    int h = peers < hash_peers ? peers : hash_peers;
+    if (peers <= 4) {
+        return 0;
+    }
+    if (h > 4) {
+        unsigned long long k = 16;
+        b += 24 + 12 * k;
+        while (k < 2ull * h) {  /* grown when it would be more than half full */
+            k *= 2;
+            b += 24 + 12 * k;
+        }
+    }
+    if (peers > hash_peers) {
+        b += chunked ? 8 + 8 * 256 : 8ull * size;
+    }
+    return b;
+}
 static MPI_Comm tcomm[NTHREADS];
 
 static unsigned long long table_bytes(int idx, MPI_Comm comm)
@@ -130,15 +158,18 @@ static void *thread_main(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided, tprov, idx, sparse;
-    unsigned long long before, after, pair_bytes, table;
+    int provided, tprov, idx, sparse, known;
+    unsigned long long before, after, pair_bytes;
     MPI_Comm dup, pair;
 
-    CHECK(argc == 2
+    CHECK(argc == 3
               && (0 == strcmp(argv[1], "flat") || 0 == strcmp(argv[1], "sparse")
                   || 0 == strcmp(argv[1], "chunked")),
-          "usage: ob1_sparse flat|sparse|chunked  (chunked: pml_ob1_sparse_flat_one_chunk false)");
+          "usage: ob1_sparse flat|sparse|chunked H  (chunked: pml_ob1_sparse_flat_one_chunk false; "
+          "H: pml_ob1_sparse_hash_peers)");
     sparse = 0 != strcmp(argv[1], "flat");
+    chunked = 0 == strcmp(argv[1], "chunked");
+    hash_peers = atoi(argv[2]);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &tprov);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -148,18 +179,16 @@ int main(int argc, char **argv)
     idx = test_pvar_index("pml_ob1_peer_table_bytes", NULL, NULL);
     CHECK(idx >= 0, "no pvar pml_ob1_peer_table_bytes (is pml ob1 selected and patched?)");
 
-    /* A duplicate's table, once it has one: flat, 8 per member; two-level,
-     * one pointer per 256 ranks and one 256-entry chunk. */
-    table = 0 == strcmp(argv[1], "chunked") ? 8 + 8 * 256 : 8ull * size;
-
     /* A duplicate is agreed on by collectives on its parent, then activated
-     * by one on itself, whose peers may or may not have been contacted
-     * yet: no table, or (more than 4 of them) the whole table. */
+     * by one on itself, which may have contacted any number of peers. */
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     before = table_bytes(idx, dup);
     if (sparse) {
-        CHECK(before == 0 || before == table,
-              "sparse table before the ring: %llu bytes, expected 0 or %llu", before, table);
+        known = 0;
+        for (int p = 0; p <= size; p++) {
+            known |= before == want(p);
+        }
+        CHECK(known, "sparse table before the ring: %llu bytes, for no number of peers", before);
     } else {
         CHECK(before == 8ull * size, "flat table: %llu bytes, expected %llu", before,
               8ull * size);
@@ -197,9 +226,8 @@ int main(int argc, char **argv)
     ring(dup, 3);
     after = table_bytes(idx, dup);
     if (sparse) {
-        unsigned long long want = size > 4 ? table : 0;
-        CHECK(after == want, "sparse table after contact with all %d ranks: %llu bytes, expected %llu",
-              size, after, want);
+        CHECK(after == want(size), "sparse table after contact with all %d ranks: %llu bytes, expected %llu",
+              size, after, want(size));
     }
 
     /* Concurrent first contact on fresh duplicates. */
@@ -231,9 +259,9 @@ int main(int argc, char **argv)
         }
         {
             unsigned long long b = table_bytes(idx, shared);
-            unsigned long long want = !sparse ? 8ull * size : size > 4 ? table : 0;
-            CHECK(b == want, "shared duplicate after 4 threads' first contact: %llu bytes, expected %llu",
-                  b, want);
+            unsigned long long w = !sparse ? 8ull * size : want(size);
+            CHECK(b == w, "shared duplicate after 4 threads' first contact: %llu bytes, expected %llu",
+                  b, w);
         }
         ring(shared, 4);
         MPI_Comm_free(&shared);
@@ -241,8 +269,8 @@ int main(int argc, char **argv)
     MPI_Comm_free(&dup);
     MPI_Barrier(MPI_COMM_WORLD);
     if (0 == rank) {
-        printf("ob1_sparse %s: %d ranks, table %llu -> %llu bytes, pair %llu, threads %s: ok\n", argv[1],
-               size, before, after, pair_bytes, MPI_THREAD_MULTIPLE == provided ? "yes" : "no");
+        printf("ob1_sparse %s %d: %d ranks, table %llu -> %llu bytes, pair %llu, threads %s: ok\n", argv[1],
+               hash_peers, size, before, after, pair_bytes, MPI_THREAD_MULTIPLE == provided ? "yes" : "no");
     }
     MPI_T_finalize();
     MPI_Finalize();
