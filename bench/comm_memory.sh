@@ -36,11 +36,14 @@
 # and matching) under valgrind's callgrind, stock against the suite with
 # each cache: deterministic where the timings of a shared machine are not;
 # and of an 8-byte MPI_Allreduce on 2 ranks, without the polling loops
-# (the median of AR_REPS=3 runs).
+# (the median of AR_REPS=3 runs); and of the allreduce and a halo with
+# distinct neighbours on more ranks (KIND@NP: rank 0 under callgrind, WN1
+# and WN2 iterations), where a rank contacts 5 peers or more.
 #
 #   bench/comm_memory.sh   (env: NPS="8 16 32 64" (empty: no memory part) K=1000 NP_LAT=4 UPSTREAM
 #                           LAT_RUNS=5 LAT_REPS=9 CACHES="none linear setassoc"
-#                           INSTR=1 N1=1000 N2=3000 EXTRA_SUITE="--mca ...")
+#                           INSTR=1 N1=1000 N2=3000 WN1=200 WN2=600 EXTRA_SUITE="--mca ..."
+#                           INSTR_ROWS="pingpong halo allreduce allreduce@16 allreduce@64 halo@27 halo@64")
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PREFIX=${PREFIX:-$TOP/_install}
@@ -180,17 +183,42 @@ if [ "${INSTR:-1}" = 1 ] && command -v valgrind >/dev/null; then
         done
         printf '%s\n' "${v[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
     }
-    for kind in pingpong halo allreduce; do
-        if [ "$kind" = allreduce ]; then
-            icount() { local kind=$1 n=$2; shift 2; icount_ar "$n" "$@"; }
-        fi
-        a=$(icount $kind "$N1" "${stock[@]}"); b=$(icount $kind "$N2" "${stock[@]}")
-        base=$(( (b - a) / (N2 - N1) ))
-        printf '%-10s %12d' "$kind" "$base"
+    # allreduce and halo on more ranks, where a rank has 5 or more peers
+    # (ob1's hash, patch 0035; stock: its flat table): only rank 0 under
+    # callgrind, the others native, yielding when idle (oversubscribed);
+    # rank 0's instructions in loop() outside the polling functions
+    icount_wide() {  # np kind n setting-args... -> instructions
+        local np=$1 kind=$2 n=$3 f; shift 3
+        f=$(mktemp -d "$work/cgw.XXXXXX")
+        mpirun -np "$np" --mca mpi_yield_when_idle 1 --mca btl "self,$shm" "$@" \
+            sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then exec valgrind -q --tool=callgrind \
+                   --callgrind-out-file="$0/cg.0" --toggle-collect=loop "$@"; else exec "$@"; fi' \
+            "$f" "$work/cm" instr "$kind" "$n" >/dev/null
+        callgrind_annotate --auto=no --inclusive=no --threshold=100 "$f/cg.0" 2>/dev/null | awk "$poll_awk"
+    }
+    poll_awk='
+      /^ *[0-9,]+ \( *[0-9.]+%\) +[^ ]*:/ { n = $1; gsub(",", "", n); fn = $0; sub(/^[^%]*%\) +/, "", fn)
+        sub(/ .*/, "", fn); sub(/.*:/, "", fn)
+        if (fn ~ /^(opal_progress|mca_btl_(vader|sm)_component_progress|ompi_coll_libnbc_progress|mca_part_persist_progress|ompi_comm_request_progress|opal_progress_events.*|ompi_request_default_wait.*|opal_timer_.*|ompi_sync_wait_mt|sched_yield|mca_pml_ob1_progress)$/) next
+        s += n }
+      END { print s }'
+    rows=${INSTR_ROWS:-pingpong halo allreduce allreduce@16 allreduce@64 halo@27 halo@64}
+    for kind in $rows; do
+        n1=$N1 n2=$N2
+        case $kind in
+        allreduce)
+            icount() { local kind=$1 n=$2; shift 2; icount_ar "$n" "$@"; } ;;
+        *@*)
+            n1=${WN1:-200} n2=${WN2:-600}
+            icount() { local k=${1%@*} np=${1#*@} n=$2; shift 2; icount_wide "$np" "$k" "$n" "$@"; } ;;
+        esac
+        a=$(icount $kind "$n1" "${stock[@]}"); b=$(icount $kind "$n2" "${stock[@]}")
+        base=$(( (b - a) / (n2 - n1) ))
+        printf '%-12s %10d' "$kind" "$base"
         for c in $CACHES; do
             sa=("${suite[@]}" --mca grpmap_base_cache "$c" --mca grpmap_base_cache_min_size 0)
-            a=$(icount $kind "$N1" "${sa[@]}"); b=$(icount $kind "$N2" "${sa[@]}")
-            v=$(( (b - a) / (N2 - N1) ))
+            a=$(icount $kind "$n1" "${sa[@]}"); b=$(icount $kind "$n2" "${sa[@]}")
+            v=$(( (b - a) / (n2 - n1) ))
             printf ' %10d (%8.4fx)' "$v" "$(awk -v x="$v" -v y="$base" 'BEGIN {print x / y}')"
         done
         printf '\n'
