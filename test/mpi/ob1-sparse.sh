@@ -11,7 +11,8 @@
 #  - test/mpi/src/ob1_sparse.c on 2 to 10 ranks, with every communicator
 #    sparse (0: the first 4 peers contacted in slots, then a hash of the
 #    peers contacted up to pml_ob1_sparse_hash_peers of them, grown by
-#    doubling, then a flat table of the communicator's size), sparse on
+#    doubling, then a flat table of the communicator's size; the hash
+#    only with pml_ob1_sparse_hash_comms communicators or more), sparse on
 #    the two-level path at this scale too (pml_ob1_sparse_flat_one_chunk
 #    false: 256-entry chunks), without a hash (4) and none sparse (-1):
 #    the table's bytes as the communicator-bound pvar
@@ -42,35 +43,43 @@ assert_grep 'parameter "pml_ob1_sparse_hash_peers" \(current value: "16", data s
     "pml_ob1_sparse_hash_peers's default is not 16"
 
 build_mpi "$TOP/test/mpi/src/ob1_sparse.c" ob1_sparse -lpthread
+assert_grep 'parameter "pml_ob1_sparse_hash_comms" \(current value: "64", data source: default' info.txt \
+    "pml_ob1_sparse_hash_comms's default is not 64"
 # H (pml_ob1_sparse_hash_peers): 16, the default (5 and 10 ranks: a hash,
 # grown once at 10); 4, no hash (the table at the fifth peer); 5, a hash
-# of one peer, then the table
-for run in "2 sparse 16" "2 chunked 16" "2 flat 16" "5 sparse 16" "5 chunked 4" "5 flat 16" \
-           "7 sparse 5" "7 chunked 5" "10 sparse 16"; do
+# of one peer, then the table.  C (pml_ob1_sparse_hash_comms): 0, the hash
+# whatever the number of communicators; 64, the default: a process of this
+# program has fewer, so no hash (the program expects H 4); 3: it has more
+for run in "2 sparse 16 0" "2 chunked 16 0" "2 flat 16 0" "5 sparse 16 0" "5 chunked 4 0" "5 flat 16 0" \
+           "7 sparse 5 0" "7 chunked 5 0" "10 sparse 16 0" "5 sparse 16 64:4" "5 sparse 16 3"; do
     set -- $run
-    np=$1 mode=$2 h=$3 out="$2-$1-$3.txt"
+    np=$1 mode=$2 h=$3 c=${4%:*} want=${4#*:} out="$2-$1-$3-${4%:*}.txt"
+    [ "$want" = "$4" ] && want=$h
     min=0; [ $mode = flat ] && min=-1
     one=1; [ $mode = chunked ] && one=0
     run_to 180 "$out" -np $np --mca pml ob1 --mca pml_ob1_sparse_peers_min $min \
         --mca pml_ob1_sparse_flat_one_chunk $one --mca pml_ob1_sparse_hash_peers $h \
-        ./ob1_sparse $mode $h || { tail -20 "$out"; fail "ob1_sparse $mode $h on $np ranks"; }
-    assert_grep "^ob1_sparse $mode $h: $np ranks, .*: ok" "$out" "no result from ob1_sparse $mode $h on $np ranks"
+        --mca pml_ob1_sparse_hash_comms $c \
+        ./ob1_sparse $mode $want || { tail -20 "$out"; fail "ob1_sparse $mode (H $h, C $c) on $np ranks"; }
+    assert_grep "^ob1_sparse $mode $want: $np ranks, .*: ok" "$out" "no result from ob1_sparse $mode (H $h, C $c) on $np ranks"
     cat "$out"
 done
 # more than the largest value: the largest is used, and a message says so
-OMPI_MCA_pml_ob1_sparse_hash_peers=5000 run_to 60 big.txt -np 2 --mca pml ob1 ./ob1_sparse sparse 1024 \
+OMPI_MCA_pml_ob1_sparse_hash_peers=5000 run_to 60 big.txt -np 2 --mca pml ob1 --mca pml_ob1_sparse_hash_comms 0 \
+    ./ob1_sparse sparse 1024 \
     || { tail -20 big.txt; fail "ob1_sparse with pml_ob1_sparse_hash_peers 5000"; }
 assert_grep 'pml_ob1_sparse_hash_peers is larger than ob1 allows' big.txt "no message for pml_ob1_sparse_hash_peers 5000"
 assert_grep '^ob1_sparse sparse 1024: 2 ranks, .*: ok' big.txt "no result with pml_ob1_sparse_hash_peers 5000"
 
-# MPICH with every peer table sparse, every group compressed (bitmap or
+# MPICH with every peer table sparse (past 4 peers, the hash of up to 16
+# whatever the number of communicators), every group compressed (bitmap or
 # gap: their lookups are dear enough to be cached) and a translation cache
 # on every map: set-associative over pt2pt/, comm/ and topo/, linear over
 # comm/ and topo/ (mpich-grpmap-sets.sh).  coll/ (its tests of at most 4
 # ranks) runs so in test/extended/mpich-ob1-sparse-coll.sh, not in CI's time:
 # its messages reach peers as pt2pt/'s do, and mpich-zcomp.sh runs coll/
 # over the default (sparse, one-chunk) table.
-S=(OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0 OMPI_MCA_grpmap=bitmap,gap
+S=(OMPI_MCA_pml=ob1 OMPI_MCA_pml_ob1_sparse_peers_min=0 OMPI_MCA_pml_ob1_sparse_hash_comms=0 OMPI_MCA_grpmap=bitmap,gap
    OMPI_MCA_grpmap_base_min_size=0 OMPI_MCA_grpmap_base_cache_min_size=0)
 # large_message (27 s of pt2pt/'s 70: one 3-rank transfer, whose peer lookups
 # are those of any message) is left out for CI's time; mpich-zcomp.sh runs it.
