@@ -149,74 +149,69 @@ fi
 if [ "${INSTR:-1}" = 1 ] && command -v valgrind >/dev/null; then
     N1=${N1:-1000} N2=${N2:-3000}
     echo
-    echo "== instructions per iteration (callgrind; ping-pong, halo: 1 rank, messages to itself through ob1; allreduce: 2 ranks, polling left out)"
-    printf '%-10s %12s' kind "stock instr"
+    echo "== instructions per iteration (callgrind; ping-pong, halo: 1 rank, messages to itself through ob1; allreduce: 2 ranks; KIND@NP: NP ranks, rank 0 counted; polling left out on 2 ranks or more)"
+    printf '%-12s %10s' kind "stock"
     for c in $CACHES; do printf ' %22s' "suite-$c (ratio)"; done
     printf '\n'
-    icount() {  # kind n setting-args... -> instructions collected in loop()
+    icount_self() {  # kind n setting-args... -> instructions collected in loop()
         local kind=$1 n=$2 f; shift 2
         f=$(mktemp "$work/cg.XXXXXX")
         mpirun -np 1 --mca btl self "$@" valgrind -q --tool=callgrind --callgrind-out-file="$f" \
             --toggle-collect=loop "$work/cm" instr "$kind" "$n" >/dev/null
         awk '/^summary:/ {print $2}' "$f"
     }
-    # allreduce: 8 bytes on a duplicate of a 2-rank world, both ranks under
-    # callgrind; rank 0's instructions in loop() outside the polling
-    # functions (their spin count depends on timing, the rest does not:
-    # repeats agree within 0.5 %), the median of AR_REPS runs
-    # the shared-memory BTL: vader in 4.1, sm in 5.0 (where vader is an alias that warns)
-    shm=vader
-    "$PREFIX/bin/ompi_info" | grep -q 'MCA btl: sm ' && shm=sm
-    icount_ar() {  # n setting-args... -> instructions
-        local n=$1 f r v=(); shift
-        for r in $(seq "${AR_REPS:-3}"); do
-            f=$(mktemp -d "$work/cga.XXXXXX")
-            mpirun -np 2 --mca btl "self,$shm" "$@" valgrind -q --tool=callgrind \
-                --callgrind-out-file="$f/cg.%q{OMPI_COMM_WORLD_RANK}" --toggle-collect=loop \
-                "$work/cm" instr allreduce "$n" >/dev/null
-            v+=("$(callgrind_annotate --auto=no --inclusive=no --threshold=100 "$f/cg.0" 2>/dev/null | awk '
-              /^ *[0-9,]+ \( *[0-9.]+%\) +[^ ]*:/ { n = $1; gsub(",", "", n); fn = $0; sub(/^[^%]*%\) +/, "", fn)
-                sub(/ .*/, "", fn); sub(/.*:/, "", fn)
-                if (fn ~ /^(opal_progress|mca_btl_(vader|sm)_component_progress|ompi_coll_libnbc_progress|mca_part_persist_progress|ompi_comm_request_progress|opal_progress_events.*|ompi_request_default_wait.*|opal_timer_.*|ompi_sync_wait_mt|sched_yield|mca_pml_ob1_progress)$/) next
-                s += n }
-              END { print s }')")
-        done
-        printf '%s\n' "${v[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
-    }
-    # allreduce and halo on more ranks, where a rank has 5 or more peers
-    # (ob1's hash, patch 0035; stock: its flat table): only rank 0 under
-    # callgrind, the others native, yielding when idle (oversubscribed);
-    # rank 0's instructions in loop() outside the polling functions
-    # (whether a message arrives before its receive is posted varies from
-    # run to run, and with it the matching path: the median of WREPS=5)
-    icount_wide() {  # np kind n setting-args... -> instructions
-        local np=$1 kind=$2 n=$3 f r v=(); shift 3
-        for r in $(seq "${WREPS:-5}"); do
-            f=$(mktemp -d "$work/cgw.XXXXXX")
-            mpirun -np "$np" --mca mpi_yield_when_idle 1 --mca btl "self,$shm" "$@" \
-                sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then exec valgrind -q --tool=callgrind \
-                       --callgrind-out-file="$0/cg.0" --toggle-collect=loop "$@"; else exec "$@"; fi' \
-                "$f" "$work/cm" instr "$kind" "$n" >/dev/null
-            v+=("$(callgrind_annotate --auto=no --inclusive=no --threshold=100 "$f/cg.0" 2>/dev/null | awk "$poll_awk")")
-        done
-        printf '%s\n' "${v[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
-    }
+    # rank 0's instructions in loop() outside the polling functions (their
+    # spin count depends on timing, the rest much less)
     poll_awk='
       /^ *[0-9,]+ \( *[0-9.]+%\) +[^ ]*:/ { n = $1; gsub(",", "", n); fn = $0; sub(/^[^%]*%\) +/, "", fn)
         sub(/ .*/, "", fn); sub(/.*:/, "", fn)
         if (fn ~ /^(opal_progress|mca_btl_(vader|sm)_component_progress|ompi_coll_libnbc_progress|mca_part_persist_progress|ompi_comm_request_progress|opal_progress_events.*|ompi_request_default_wait.*|opal_timer_.*|ompi_sync_wait_mt|sched_yield|mca_pml_ob1_progress)$/) next
         s += n }
       END { print s }'
+    median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+    # the shared-memory BTL: vader in 4.1, sm in 5.0 (where vader is an alias that warns)
+    shm=vader
+    "$PREFIX/bin/ompi_info" | grep -q 'MCA btl: sm ' && shm=sm
+    # allreduce: 8 bytes on a duplicate of a 2-rank world, both ranks under
+    # callgrind (repeats agree within 0.5 %), the median of AR_REPS runs
+    icount_ar() {  # n setting-args... -> instructions
+        local n=$1 f r; shift
+        for r in $(seq "${AR_REPS:-3}"); do
+            f=$(mktemp -d "$work/cga.XXXXXX")
+            mpirun -np 2 --mca btl "self,$shm" "$@" valgrind -q --tool=callgrind \
+                --callgrind-out-file="$f/cg.%q{OMPI_COMM_WORLD_RANK}" --toggle-collect=loop \
+                "$work/cm" instr allreduce "$n" >/dev/null
+            callgrind_annotate --auto=no --inclusive=no --threshold=100 "$f/cg.0" 2>/dev/null | awk "$poll_awk"
+        done | median
+    }
+    # allreduce and halo on more ranks, where a rank has 5 or more peers
+    # (ob1's hash, patch 0035; stock: its flat table): only rank 0 under
+    # callgrind, the others native, yielding when idle (oversubscribed);
+    # whether a message arrives before its receive is posted varies from
+    # run to run, and with it the matching path: the median of WREPS runs
+    icount_wide() {  # np kind n setting-args... -> instructions
+        local np=$1 kind=$2 n=$3 f r; shift 3
+        for r in $(seq "${WREPS:-5}"); do
+            f=$(mktemp -d "$work/cgw.XXXXXX")
+            mpirun -np "$np" --mca mpi_yield_when_idle 1 --mca btl "self,$shm" "$@" \
+                sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then exec valgrind -q --tool=callgrind \
+                       --callgrind-out-file="$0/cg.0" --toggle-collect=loop "$@"; else exec "$@"; fi' \
+                "$f" "$work/cm" instr "$kind" "$n" >/dev/null
+            callgrind_annotate --auto=no --inclusive=no --threshold=100 "$f/cg.0" 2>/dev/null | awk "$poll_awk"
+        done | median
+    }
+    icount() {  # row n setting-args... -> instructions
+        local row=$1 n=$2; shift 2
+        case $row in
+        *@*) icount_wide "${row#*@}" "${row%@*}" "$n" "$@" ;;
+        allreduce) icount_ar "$n" "$@" ;;
+        *) icount_self "$row" "$n" "$@" ;;
+        esac
+    }
     rows=${INSTR_ROWS:-pingpong halo allreduce allreduce@16 allreduce@64 halo@27 halo@64}
     for kind in $rows; do
         n1=$N1 n2=$N2
-        case $kind in
-        allreduce)
-            icount() { local kind=$1 n=$2; shift 2; icount_ar "$n" "$@"; } ;;
-        *@*)
-            n1=${WN1:-200} n2=${WN2:-600}
-            icount() { local k=${1%@*} np=${1#*@} n=$2; shift 2; icount_wide "$np" "$k" "$n" "$@"; } ;;
-        esac
+        case $kind in *@*) n1=${WN1:-200} n2=${WN2:-600} ;; esac
         a=$(icount $kind "$n1" "${stock[@]}"); b=$(icount $kind "$n2" "${stock[@]}")
         base=$(( (b - a) / (n2 - n1) ))
         printf '%-12s %10d' "$kind" "$base"
