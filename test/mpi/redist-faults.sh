@@ -9,7 +9,11 @@
 #   capped): with unitcyclic, every rank returns the same class
 #   from MPIX_Redist_execute, none hangs, the next execute says
 #   MPI_ERR_OTHER everywhere, and free, a new redistributor and a
-#   collective work afterwards.
+#   collective work afterwards;
+# - the same with cyclic, phase and park, whose runs of plain sends and
+#   receives go as a dataflow: on a map where every rank sends to every
+#   other, rank 0's 2nd (5th) message of such a run fails
+#   (redist_base_fault_post, a testing knob).
 . "$TEST_LIB"
 
 COMPS=$(redist_components)
@@ -44,4 +48,16 @@ for c in unitcyclic; do
         { tail -n 30 "fault-$c.txt"; fail "a failed execute ($c)"; }
     assert_grep '^redist_faults: OK$' "fault-$c.txt" "a failed execute ($c)"
     grep '^fault' "fault-$c.txt"
+done
+# the dataflow of cyclic, phase and park: the failure in the 2nd message
+# (rank 0's first receive or send may be pending) and in the 5th (several
+# of each in flight)
+for c in cyclic phase park; do
+    grep -qx "$c" <<<"$COMPS" || continue
+    for nth in 2 5; do
+        run_to 120 "flow-$c-$nth.txt" -np 4 ./rank0 OMPI_MCA_redist_base_fault_post=$nth ./f fault "$c" ||
+            { tail -n 30 "flow-$c-$nth.txt"; fail "a failed execute ($c, message $nth)"; }
+        assert_grep '^redist_faults: OK$' "flow-$c-$nth.txt" "a failed execute ($c, message $nth)"
+        grep '^fault' "flow-$c-$nth.txt"
+    done
 done

@@ -90,6 +90,7 @@ struct ompi_redist_t {
     int nact_type;
     int *land;                  /* nslots + 1: where an action's blocks land */
     ompi_request_t **reqs;      /* request_limit + 4 requests */
+    void *flow;                 /* aggregate: runs of plain actions (redist_base_actions.c) */
     int request_limit;
     /* a failure in execute: every process hears of it and returns the
      * same class (redist_base_create.c: rd_finish_execute) */

@@ -176,6 +176,18 @@ static void ring(int n, int nfree, int *dr, int *ds)
     }
 }
 
+/* Block to block-cyclic (MADRE's experiment 1), the last nfree slots
+ * free: every rank sends to and receives from every other, so the
+ * root-scheduled components have an action per peer in flight at once. */
+static void scatter(int n, int nfree, int *dr, int *ds)
+{
+    int s, live = n - nfree;
+    for (s = 0; s < n; s++) {
+        dr[s] = s < live ? (me * live + s) % np : MPIX_REDIST_FREE;
+        ds[s] = s < live ? (me * live + s) / np : -1;
+    }
+}
+
 static void limits(void)
 {
     int n = 32, dr[32], ds[32], *buf = malloc(sizeof(int) * ELEMS * n), *copy, rc, cls;
@@ -202,11 +214,17 @@ static void fault(const char *comp)
 {
     /* 64 blocks a rank on a ring with 8 free: unitcyclic sends many blocks
      * per window, unit many per round: more requests than the capped rank
-     * has */
+     * has.  The components that send an action per message (cyclic,
+     * phase, park) move a ring in cycles, a request or two at a time: for
+     * them every rank sends to every other (run it on 6 ranks or more) */
     int n = 64, dr[64], ds[64], *buf = malloc(sizeof(int) * ELEMS * n), rc, cls, one = 1, sum;
     MPIX_Redist rd;
     MPI_Info info = comp_info(comp);
-    ring(n, 8, dr, ds);
+    if (0 == strcmp(comp, "unitcyclic") || 0 == strcmp(comp, "unit")) {
+        ring(n, 8, dr, ds);
+    } else {
+        scatter(n, 32, dr, ds);
+    }
     fill(buf, n, dr);
     rc = MPIX_Redist_create(buf, n, ELEMS, MPI_INT, dr, ds, info, MPI_COMM_WORLD, &rd);
     if (MPI_SUCCESS != agree(rc, "fault: create")) {

@@ -37,6 +37,7 @@ void ompi_redist_free(ompi_redist_t *rd);
 extern unsigned long ompi_redist_base_max_extra_bytes;
 extern int ompi_redist_base_request_limit;
 extern unsigned long ompi_redist_base_stage_bytes;
+extern int ompi_redist_base_fault_post;   /* testing: fail the N-th flow message, once */
 extern const mca_redist_base_component_t *ompi_redist_base_default;
 const mca_redist_base_component_t *ompi_redist_base_find(const char *name);
 

@@ -341,15 +341,259 @@ static int recv_group(ompi_redist_t *rd, const redist_action_t *a, int k, int fi
     return wait_reqs(rd, nreq);
 }
 
+/* Runs of plain sends and receives (aggregate mode) as a dataflow.  Run
+ * group by group, a process waits for its receives before its next sends
+ * and for its sends before its next receives, so the DFS's order becomes a
+ * chain across processes (on exp 1 rank 7 alternates receive and send with
+ * every other rank).  But in such a run a send reads only blocks that were
+ * there at the start, and a receive needs only its landing slots vacant:
+ * a receive waits for the sends that vacate them, a send for its
+ * receiver's token, nothing else.  The slots are the dry run's (the same
+ * groups take and free them in the same order, before anything moves), so
+ * the action types stay right; a peer's sends and receives keep their
+ * order, so the messages match as before.  Each process's dependencies are
+ * a subset of the sequential ones, so what finishes run in sequence
+ * finishes here.  At most request_limit receives and request_limit sends
+ * are in flight: every send in flight has its receive posted, so sends
+ * always complete and receives do not wait on a full window. */
+typedef struct {
+    int *dep;              /* per action: the last send vacating a receive's slots, or -1 */
+    int *tok;              /* per action: a send's token */
+    char *st;              /* per action: FL_* */
+    int *freed_by;         /* per slot: the action that vacated it this execute, or -1 */
+    int *fly;              /* actions in flight */
+    int *held;             /* per peer: the scan in which a send to it waits */
+    ompi_request_t **req;  /* per action: [2a] its token, [2a + 1] its data */
+} flow_t;
+
+enum { FL_WAIT, FL_TOKEN, FL_FLY, FL_DONE };
+
+static int flow_plain(const redist_action_t *a, int k)
+{
+    int g;
+    for (g = 0; g < k; g++) {
+        if (REDIST_ACT_SEND != a[g].op && REDIST_ACT_RECV != a[g].op) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int flow_alloc(ompi_redist_t *rd, int nact)
+{
+    size_t lim = (size_t) rd->request_limit, na = (size_t) nact + 1;
+    size_t bytes = sizeof(flow_t) + na * (2 * sizeof(ompi_request_t *) + 2 * sizeof(int) + 1)
+                   + (size_t) (rd->nslots + 1) * sizeof(int) + 2 * lim * sizeof(int)
+                   + (size_t) (rd->nprocs + 1) * sizeof(int);
+    flow_t *f = ompi_redist_base_alloc(rd, bytes);
+    char *p;
+    if (NULL == f) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    p = (char *) (f + 1);
+    f->req = (ompi_request_t **) p, p += 2 * na * sizeof(ompi_request_t *);
+    f->dep = (int *) p, p += na * sizeof(int);
+    f->tok = (int *) p, p += na * sizeof(int);
+    f->freed_by = (int *) p, p += (size_t) (rd->nslots + 1) * sizeof(int);
+    f->fly = (int *) p, p += 2 * lim * sizeof(int);
+    f->held = (int *) p, p += (size_t) (rd->nprocs + 1) * sizeof(int);
+    f->st = p;
+    rd->flow = f;
+    return OMPI_SUCCESS;
+}
+
+/* The bookkeeping of plain group [i, j) (what send_group and recv_group do
+ * to the slots, in their order), with each receive's dependency. */
+static int flow_book(ompi_redist_t *rd, const redist_action_t *act, int i, int j, int kind,
+                     int i0)
+{
+    flow_t *f = rd->flow;
+    int g, x, k = j - i, *land = rd->land;
+    const int *gsl[REDIST_GROUP_MAX];
+    if (REDIST_GROUP_SEND == kind) {
+        if (0 != redist_slots_take_sends(&rd->sl, &act[i], k, gsl)) {
+            return OMPI_ERR_BAD_PARAM;
+        }
+        for (g = 0; g < k; g++) {
+            for (x = 0; x < act[i + g].n; x++) {
+                f->freed_by[gsl[g][x]] = i + g;
+            }
+            redist_slots_sent(&rd->sl, gsl[g], act[i + g].n);
+        }
+        return OMPI_SUCCESS;
+    }
+    if (0 != redist_slots_take_recvs(&rd->sl, &act[i], k, land)) {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    for (g = 0; g < k; land += act[i + g].n, g++) {
+        int d = -1;
+        for (x = 0; x < act[i + g].n; x++) {
+            int b = f->freed_by[land[x]];
+            d = b >= i0 && b > d ? b : d;   /* before i0: done already */
+        }
+        f->dep[i + g] = d;
+    }
+    return OMPI_SUCCESS;
+}
+
+static int flow_post(ompi_redist_t *rd, const redist_action_t *a, int idx, int recv)
+{
+    flow_t *f = rd->flow;
+    ompi_datatype_t *dt = rd->act_type[idx];
+    int rc;
+    static int posts;   /* redist_base_fault_post: fires once a process */
+    if (0 != ompi_redist_base_fault_post && ++posts == ompi_redist_base_fault_post) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (recv) {
+        rc = MCA_PML_CALL(irecv(rd->buf, NULL == dt ? 0 : 1, NULL == dt ? rd->type : dt, a->peer,
+                                TAG_DATA, rd->comm, &f->req[2 * idx + 1]));
+        if (OMPI_SUCCESS == rc) {
+            rc = MCA_PML_CALL(send(&a->n, 1, DT_INT, a->peer, TAG_READY,
+                                   MCA_PML_BASE_SEND_STANDARD, rd->comm));
+        }
+        return rc;
+    }
+    ompi_redist_base_count_blocks(rd, (unsigned long long) a->n);
+    return MCA_PML_CALL(isend(rd->buf, NULL == dt ? 0 : 1, NULL == dt ? rd->type : dt, a->peer,
+                              TAG_DATA, MCA_PML_BASE_SEND_STANDARD, rd->comm,
+                              &f->req[2 * idx + 1]));
+}
+
+/* Execute [i0, i1), whose bookkeeping flow_book has done. */
+static int flow_exec(ompi_redist_t *rd, const redist_action_t *act, int i0, int i1)
+{
+    flow_t *f = rd->flow;
+    int a, x, flag, rc = OMPI_SUCCESS, left = i1 - i0, nextr = i0, nexts = i0, sdone = i0;
+    int nfly = 0, rfly = 0, sfly = 0, lim = rd->request_limit, seen, scan = 0;
+
+    for (a = i0; a < i1; a++) {
+        f->req[2 * a] = f->req[2 * a + 1] = &ompi_request_null.request;
+        f->st[a] = FL_WAIT;
+    }
+    for (a = 0; a < rd->nprocs; a++) {
+        f->held[a] = -1;
+    }
+    /* every token, in action order: a peer's tokens match in order */
+    for (a = i0; a < i1 && OMPI_SUCCESS == rc; a++) {
+        if (REDIST_ACT_SEND == act[a].op) {
+            rc = MCA_PML_CALL(irecv(&f->tok[a], 1, DT_INT, act[a].peer, TAG_READY, rd->comm,
+                                    &f->req[2 * a]));
+        }
+    }
+    while (OMPI_SUCCESS == rc && left > 0) {
+        /* receives in order, once their slots are vacant: the sends that
+         * vacate them complete in any order, so every send up to dep */
+        while (sdone < i1 && (REDIST_ACT_RECV == act[sdone].op || FL_DONE == f->st[sdone])) {
+            sdone++;
+        }
+        while (OMPI_SUCCESS == rc && nextr < i1 && rfly < lim) {
+            if (REDIST_ACT_SEND == act[nextr].op) {
+                nextr++;
+                continue;
+            }
+            if (f->dep[nextr] >= sdone) {
+                break;
+            }
+            if (OMPI_SUCCESS == (rc = flow_post(rd, &act[nextr], nextr, 1))) {
+                f->st[nextr] = FL_FLY;
+                f->fly[nfly++] = nextr++;
+                rfly++;
+            }
+        }
+        /* sends whose token came, a peer's in order (its tokens come in
+         * order); the first lim not yet started are looked at */
+        while (nexts < i1 && (REDIST_ACT_RECV == act[nexts].op || FL_FLY <= f->st[nexts])) {
+            nexts++;
+        }
+        scan++;
+        for (a = nexts, seen = 0; OMPI_SUCCESS == rc && a < i1 && seen < lim && sfly < lim; a++) {
+            if (REDIST_ACT_RECV == act[a].op || FL_FLY <= f->st[a]) {
+                continue;
+            }
+            seen++;
+            if (f->held[act[a].peer] == scan) {
+                continue;   /* an earlier send to this peer waits */
+            }
+            if (FL_WAIT == f->st[a]) {
+                /* a test progresses: a later token of this peer may come
+                 * in while this one is looked at, and must wait for it */
+                if (OMPI_SUCCESS != (rc = ompi_request_test(&f->req[2 * a], &flag,
+                                                            MPI_STATUS_IGNORE)) || !flag) {
+                    f->held[act[a].peer] = scan;
+                    continue;
+                }
+                if (f->tok[a] != act[a].n) {
+                    rc = OMPI_ERR_BAD_PARAM;   /* the processes disagree on the schedule */
+                    break;
+                }
+                f->st[a] = FL_TOKEN;
+            }
+            if (OMPI_SUCCESS == (rc = flow_post(rd, &act[a], a, 0))) {
+                f->st[a] = FL_FLY;
+                f->fly[nfly++] = a;
+                sfly++;
+            }
+        }
+        for (x = 0; OMPI_SUCCESS == rc && x < nfly;) {
+            a = f->fly[x];
+            if (OMPI_SUCCESS != (rc = ompi_request_test(&f->req[2 * a + 1], &flag,
+                                                        MPI_STATUS_IGNORE)) || !flag) {
+                x++;
+                continue;
+            }
+            f->st[a] = FL_DONE;
+            f->fly[x] = f->fly[--nfly];
+            left--;
+            if (REDIST_ACT_SEND == act[a].op) {
+                sfly--;
+            } else {
+                rfly--;
+            }
+        }
+        if (OMPI_SUCCESS == rc && left > 0 && REQUEST_COMPLETE(rd->abort_req)) {
+            rc = OMPI_REDIST_PEER_FAILED;
+        }
+    }
+    if (OMPI_SUCCESS != rc) {
+        ompi_redist_base_abort(rd, rc, 2 * (i1 - i0), &f->req[2 * i0]);
+    }
+    return rc;
+}
+
 static int run_actions(ompi_redist_t *rd, int dry)
 {
     const redist_int_list_t *l = rd->sched;
     int i, j, kind, rc = OMPI_SUCCESS, nact = l->n / 4;
     const redist_action_t *act = (const redist_action_t *) l->v;
 
+    if (!dry && NULL != rd->flow) {
+        for (i = 0; i < rd->nslots; i++) {
+            ((flow_t *) rd->flow)->freed_by[i] = -1;
+        }
+    }
     for (i = 0; i < nact && OMPI_SUCCESS == rc; i = j) {
         j = redist_slots_group(act, nact, i, rd->aggregate, rd->request_limit, rd->sl.nfree,
                                &kind);
+        if (!dry && NULL != rd->flow && REDIST_GROUP_RECV_WINDOWS != kind
+            && REDIST_GROUP_CYCLE != kind && flow_plain(&act[i], j - i)) {
+            /* a run of plain groups: book them all, then move their data */
+            int i0 = i;
+            do {
+                rc = flow_book(rd, act, i, j, kind, i0);
+                i = j;
+                if (OMPI_SUCCESS != rc || i >= nact) {
+                    break;
+                }
+                j = redist_slots_group(act, nact, i, 1, rd->request_limit, rd->sl.nfree, &kind);
+            } while (REDIST_GROUP_RECV_WINDOWS != kind && REDIST_GROUP_CYCLE != kind
+                     && flow_plain(&act[i], j - i));
+            if (OMPI_SUCCESS == rc) {
+                rc = flow_exec(rd, act, i0, i);
+            }
+            j = i;
+            continue;
+        }
         switch (kind) {
         case REDIST_GROUP_SEND:
             rc = send_group(rd, &act[i], j - i, i, dry);
@@ -402,6 +646,9 @@ int ompi_redist_base_prepare_actions(ompi_redist_t *rd, int aggregate)
                 rc = ompi_datatype_commit(&rd->block_type);
             }
         }
+    }
+    if (OMPI_SUCCESS == rc && aggregate) {
+        rc = flow_alloc(rd, nact);
     }
     if (OMPI_SUCCESS == rc) {
         ompi_redist_base_begin(rd);

@@ -66,7 +66,7 @@ static void rd_free_arrays(ompi_redist_t *rd)
     void *arrays[] = {rd->sl.home, rd->sl.out_off, rd->sl.out_slot, rd->sl.in_off, rd->sl.in_slot,
                       rd->sl.held, rd->sl.free_list, rd->sl.free_at, rd->sl.out_next, rd->sl.in_next,
                       rd->land, rd->sl.park_slot, rd->sl.batch_off, rd->sl.batch_next, rd->stage,
-                      rd->tok_reqs, rd->tok_val, rd->reqs, rd->tell, rd->run_slots};
+                      rd->tok_reqs, rd->tok_val, rd->reqs, rd->tell, rd->run_slots, rd->flow};
     size_t k;
     for (k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++) {
         free(arrays[k]);

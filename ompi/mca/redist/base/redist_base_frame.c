@@ -27,6 +27,7 @@
 unsigned long ompi_redist_base_max_extra_bytes;
 int ompi_redist_base_request_limit;
 unsigned long ompi_redist_base_stage_bytes;
+int ompi_redist_base_fault_post;
 const mca_redist_base_component_t *ompi_redist_base_default = NULL;
 
 unsigned long long ompi_redist_base_stats[REDIST_STAT_N];
@@ -101,6 +102,14 @@ static int redist_base_register(mca_base_register_flag_t flags)
                  "runs in flight: more staging, fewer and larger messages (unitcyclic: one block "
                  "a message). Counted against redist_base_max_extra_bytes",
                  MCA_BASE_VAR_TYPE_UNSIGNED_LONG, &ompi_redist_base_stage_bytes);
+    ompi_redist_base_fault_post = 0;
+    (void) mca_base_var_register("ompi", "redist", "base", "fault_post",
+                                 "Testing only: the N-th message this process starts in a run of "
+                                 "an action schedule (cyclic, phase, park; counted over all "
+                                 "executes) fails as if the PML were out of resources "
+                                 "(0: never)",
+                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9,
+                                 MCA_BASE_VAR_SCOPE_LOCAL, &ompi_redist_base_fault_post);
     for (i = 0; i < sizeof(pvars) / sizeof(pvars[0]); i++) {
         (void) common_suite_pvar_register("ompi", "redist", "base", pvars[i].name, pvars[i].desc,
                                           pvars[i].var_class, pvars[i].type, NULL,
