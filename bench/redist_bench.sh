@@ -48,13 +48,15 @@ echo "ratio: execute time / MPI_Alltoallw into a second buffer, median of $REPS 
 echo "ratios (times: medians; each the slowest rank's);"
 echo "memory in bytes, largest over ranks: pvar = redist_base_peak_extra_bytes after the call,"
 echo "heap = peak malloc'd bytes above the start of a warm MPIX_Redistribute (create+execute+free),"
-echo "base heap = the same over a warm MPI_Alltoallw, base extra = its second buffer"
+echo "base heap = the same over a warm MPI_Alltoallw, base extra = its second buffer;"
+echo "vs_block = execute time / one message per block (below), median of the paired ratios"
 awk '
-    BEGIN { printf "%-9s %-11s %9s %9s %7s %9s %10s %11s %9s %10s\n", "map", "component", "exec_ms",
-            "base_ms", "ratio", "create_ms", "pvar_peak", "heap_peak", "base_heap", "base_extra" }
+    BEGIN { printf "%-9s %-11s %9s %9s %7s %9s %10s %11s %9s %10s %8s\n", "map", "component", "exec_ms",
+            "base_ms", "ratio", "create_ms", "pvar_peak", "heap_peak", "base_heap", "base_extra",
+            "vs_block" }
     $1 == "row" && $4 == "refused" { printf "%-9s %-11s %9s\n", $2, $3, "refused"; next }
-    $1 == "row" { printf "%-9s %-11s %9.2f %9.2f %7.2f %9.2f %10d %11d %9d %10d%s\n", $2, $3, $4, $5,
-                  $6, $7, $8, $9, $10, $11, (NF > 11 ? "  " $12 : "") }' "$work/rows.txt"
+    $1 == "row" { printf "%-9s %-11s %9.2f %9.2f %7.2f %9.2f %10d %11d %9d %10d %8.2f%s\n", $2, $3, $4,
+                  $5, $6, $7, $8, $9, $10, $11, $12, (NF > 12 ? "  " $13 : "") }' "$work/rows.txt"
 echo "one message per block (every live block its own message into the second buffer, all"
 echo "posted at once; the floor for methods that move a block per message), same repeats:"
 awk '$1 == "blockwise" { printf "  %-9s %9.2f ms %9.2f ms  ratio %5.2f\n", $2, $3, $4, $5 }' "$work/rows.txt"

@@ -19,6 +19,7 @@
 #include "ompi/mca/redist/base/base.h"
 #include "ompi/mca/redist/base/redist_base_private.h"
 #include "ompi/op/op.h"
+#include "opal/runtime/opal_progress.h"
 
 static int wait_reqs(ompi_redist_t *rd, int n)
 {
@@ -367,6 +368,7 @@ typedef struct {
 } flow_t;
 
 enum { FL_WAIT, FL_TOKEN, FL_FLY, FL_DONE };
+#define FLOW_TOKENS 16   /* token receives posted ahead */
 
 static int flow_plain(const redist_action_t *a, int k)
 {
@@ -464,8 +466,8 @@ static int flow_post(ompi_redist_t *rd, const redist_action_t *a, int idx, int r
 static int flow_exec(ompi_redist_t *rd, const redist_action_t *act, int i0, int i1)
 {
     flow_t *f = rd->flow;
-    int a, x, flag, rc = OMPI_SUCCESS, left = i1 - i0, nextr = i0, nexts = i0, sdone = i0;
-    int nfly = 0, rfly = 0, sfly = 0, lim = rd->request_limit, seen, scan = 0;
+    int a, x, rc = OMPI_SUCCESS, left = i1 - i0, nextr = i0, nexts = i0, sdone = i0;
+    int nfly = 0, rfly = 0, sfly = 0, lim = rd->request_limit, scan = 0, tpost = i0, tfly = 0;
 
     for (a = i0; a < i1; a++) {
         f->req[2 * a] = f->req[2 * a + 1] = &ompi_request_null.request;
@@ -474,14 +476,18 @@ static int flow_exec(ompi_redist_t *rd, const redist_action_t *act, int i0, int 
     for (a = 0; a < rd->nprocs; a++) {
         f->held[a] = -1;
     }
-    /* every token, in action order: a peer's tokens match in order */
-    for (a = i0; a < i1 && OMPI_SUCCESS == rc; a++) {
-        if (REDIST_ACT_SEND == act[a].op) {
-            rc = MCA_PML_CALL(irecv(&f->tok[a], 1, DT_INT, act[a].peer, TAG_READY, rd->comm,
-                                    &f->req[2 * a]));
-        }
-    }
     while (OMPI_SUCCESS == rc && left > 0) {
+        int moved = 0;
+        /* the tokens of the next FLOW_TOKENS sends, in action order (a
+         * peer's tokens match in order): a long posted queue would slow
+         * every match, and exp 4's runs have a hundred small sends */
+        for (; OMPI_SUCCESS == rc && tpost < i1 && tfly < FLOW_TOKENS; tpost++) {
+            if (REDIST_ACT_SEND == act[tpost].op) {
+                rc = MCA_PML_CALL(irecv(&f->tok[tpost], 1, DT_INT, act[tpost].peer, TAG_READY,
+                                        rd->comm, &f->req[2 * tpost]));
+                tfly += OMPI_SUCCESS == rc;
+            }
+        }
         /* receives in order, once their slots are vacant: the sends that
          * vacate them complete in any order, so every send up to dep */
         while (sdone < i1 && (REDIST_ACT_RECV == act[sdone].op || FL_DONE == f->st[sdone])) {
@@ -496,32 +502,35 @@ static int flow_exec(ompi_redist_t *rd, const redist_action_t *act, int i0, int 
                 break;
             }
             if (OMPI_SUCCESS == (rc = flow_post(rd, &act[nextr], nextr, 1))) {
+                moved = 1;
                 f->st[nextr] = FL_FLY;
                 f->fly[nfly++] = nextr++;
                 rfly++;
             }
         }
         /* sends whose token came, a peer's in order (its tokens come in
-         * order); the first lim not yet started are looked at */
+         * order) */
         while (nexts < i1 && (REDIST_ACT_RECV == act[nexts].op || FL_FLY <= f->st[nexts])) {
             nexts++;
         }
         scan++;
-        for (a = nexts, seen = 0; OMPI_SUCCESS == rc && a < i1 && seen < lim && sfly < lim; a++) {
+        for (a = nexts; OMPI_SUCCESS == rc && a < tpost && sfly < lim; a++) {
             if (REDIST_ACT_RECV == act[a].op || FL_FLY <= f->st[a]) {
                 continue;
             }
-            seen++;
             if (f->held[act[a].peer] == scan) {
                 continue;   /* an earlier send to this peer waits */
             }
             if (FL_WAIT == f->st[a]) {
-                /* a test progresses: a later token of this peer may come
-                 * in while this one is looked at, and must wait for it */
-                if (OMPI_SUCCESS != (rc = ompi_request_test(&f->req[2 * a], &flag,
-                                                            MPI_STATUS_IGNORE)) || !flag) {
+                /* no progress here, but keep a peer's sends in order all
+                 * the same */
+                if (!REQUEST_COMPLETE(f->req[2 * a])) {
                     f->held[act[a].peer] = scan;
                     continue;
+                }
+                tfly--;
+                if (OMPI_SUCCESS != (rc = ompi_request_wait(&f->req[2 * a], MPI_STATUS_IGNORE))) {
+                    break;
                 }
                 if (f->tok[a] != act[a].n) {
                     rc = OMPI_ERR_BAD_PARAM;   /* the processes disagree on the schedule */
@@ -530,6 +539,7 @@ static int flow_exec(ompi_redist_t *rd, const redist_action_t *act, int i0, int 
                 f->st[a] = FL_TOKEN;
             }
             if (OMPI_SUCCESS == (rc = flow_post(rd, &act[a], a, 0))) {
+                moved = 1;
                 f->st[a] = FL_FLY;
                 f->fly[nfly++] = a;
                 sfly++;
@@ -537,12 +547,15 @@ static int flow_exec(ompi_redist_t *rd, const redist_action_t *act, int i0, int 
         }
         for (x = 0; OMPI_SUCCESS == rc && x < nfly;) {
             a = f->fly[x];
-            if (OMPI_SUCCESS != (rc = ompi_request_test(&f->req[2 * a + 1], &flag,
-                                                        MPI_STATUS_IGNORE)) || !flag) {
+            if (!REQUEST_COMPLETE(f->req[2 * a + 1])) {
                 x++;
                 continue;
             }
+            if (OMPI_SUCCESS != (rc = ompi_request_wait(&f->req[2 * a + 1], MPI_STATUS_IGNORE))) {
+                break;
+            }
             f->st[a] = FL_DONE;
+            moved = 1;
             f->fly[x] = f->fly[--nfly];
             left--;
             if (REDIST_ACT_SEND == act[a].op) {
@@ -551,8 +564,14 @@ static int flow_exec(ompi_redist_t *rd, const redist_action_t *act, int i0, int 
                 rfly--;
             }
         }
-        if (OMPI_SUCCESS == rc && left > 0 && REQUEST_COMPLETE(rd->abort_req)) {
-            rc = OMPI_REDIST_PEER_FAILED;
+        if (OMPI_SUCCESS == rc && left > 0) {
+            if (REQUEST_COMPLETE(rd->abort_req)) {
+                rc = OMPI_REDIST_PEER_FAILED;
+            } else if (!moved) {
+                /* may yield the core (oversubscribed): only when nothing
+                 * here moved, or what a completion enables waits a slice */
+                opal_progress();
+            }
         }
     }
     if (OMPI_SUCCESS != rc) {
