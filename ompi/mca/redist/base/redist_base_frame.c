@@ -89,8 +89,10 @@ static int redist_base_register(mca_base_register_flag_t flags)
                  MCA_BASE_VAR_TYPE_UNSIGNED_LONG, &ompi_redist_base_max_extra_bytes);
     ompi_redist_base_request_limit = 64;
     register_var("request_limit", "Most point-to-point requests a process has in flight in one "
-                 "step of a redistribution (at least 1); also bounds the blocks a receiver "
-                 "announces at a time, so that no block waits as an unexpected message",
+                 "step of a redistribution (at least 1; in a run of plain moves of cyclic, "
+                 "phase or park: as many sends and as many receives at once); also bounds the "
+                 "blocks a receiver announces at a time, so that no block waits as an "
+                 "unexpected message",
                  MCA_BASE_VAR_TYPE_INT, &ompi_redist_base_request_limit);
     ompi_redist_base_stage_bytes = 0;
     register_var("stage_bytes", "Staging memory one redistributor may use on a process, in "
