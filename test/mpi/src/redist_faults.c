@@ -9,11 +9,15 @@
  *   limits     create with redist_base_request_limit set differently on
  *              some ranks (by the script): the same class on every rank
  *              (MPI_ERR_OTHER), no hang, buffers intact
- *   fault      a map that makes one rank run out of PML requests (the
- *              script caps that rank's free list) in execute: every rank
- *              returns the same class, none hangs; a second execute says
- *              MPI_ERR_OTHER everywhere; free works, and so do a new,
- *              small redistribution and a collective afterwards
+ *   fault COMP [big]
+ *              a map on which one rank's point-to-point call fails in
+ *              execute (the script caps that rank's ob1 free list, or sets
+ *              redist_base_fault_post there): every rank returns the same
+ *              class, none hangs; a second execute says MPI_ERR_OTHER
+ *              everywhere; free works, and so do a new, small
+ *              redistribution and a collective afterwards.  A ring for
+ *              unit and unitcyclic, block to block-cyclic for the others;
+ *              big: blocks of 16 KB instead of 256 bytes
  * With MPI_ERRORS_RETURN.  Prints "redist_faults: OK" on rank 0.
  */
 #include <mpi.h>
@@ -24,7 +28,10 @@
 
 #include "redist_err.h"
 
-#define ELEMS 64
+/* ints a block: 64 (eager); fault's "big" variant 4096 (16 KB, above
+ * shared memory's eager limit: sends stay pending until received) */
+static int elems = 64;
+#define ELEMS elems
 
 static int me, np, failures;
 
@@ -278,7 +285,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (argc < 2) {
-        FAIL("usage: redist_faults report COMP | limits | fault COMP");
+        FAIL("usage: redist_faults report COMP | limits | fault COMP [big]");
     } else if (0 == strcmp(argv[1], "report") && argc > 2) {
         if (4 != np) {
             FAIL("report needs 4 ranks");
@@ -288,6 +295,9 @@ int main(int argc, char **argv)
     } else if (0 == strcmp(argv[1], "limits")) {
         limits();
     } else if (0 == strcmp(argv[1], "fault") && argc > 2) {
+        if (argc > 3 && 0 == strcmp(argv[3], "big")) {
+            elems = 4096;
+        }
         fault(argv[2]);
     } else {
         FAIL("unknown mode %s", argv[1]);

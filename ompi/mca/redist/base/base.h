@@ -37,7 +37,15 @@ void ompi_redist_free(ompi_redist_t *rd);
 extern unsigned long ompi_redist_base_max_extra_bytes;
 extern int ompi_redist_base_request_limit;
 extern unsigned long ompi_redist_base_stage_bytes;
-extern int ompi_redist_base_fault_post;   /* testing: fail the N-th flow message, once */
+extern int ompi_redist_base_fault_post;   /* testing: fail the N-th message, once */
+/* Testing (redist_base_fault_post): whether the message about to start
+ * is the one to fail; counts every message of unit's rounds and of the
+ * dataflow runs of cyclic, phase and park, over the process's life. */
+static inline int ompi_redist_base_fault_hit(void)
+{
+    static int posts;
+    return 0 != ompi_redist_base_fault_post && ++posts == ompi_redist_base_fault_post;
+}
 extern const mca_redist_base_component_t *ompi_redist_base_default;
 const mca_redist_base_component_t *ompi_redist_base_find(const char *name);
 
@@ -139,6 +147,11 @@ int ompi_redist_base_wait(ompi_redist_t *rd, int n, ompi_request_t **reqs);
  * a component's own), taking and dropping what others still send it.
  * Execute's end then agrees on one error class for all processes. */
 void ompi_redist_base_abort(ompi_redist_t *rd, int rc, int n, ompi_request_t **reqs);
+/* After an abort inside execute, a collective step of the component's own
+ * (unit's rounds): an allreduce (sum) of n ints in place during which this
+ * process keeps taking and dropping what others still send it, so that
+ * their aborts complete and they reach the collective too. */
+int ompi_redist_base_sum_dropping(ompi_redist_t *rd, int *v, int n);
 
 /* Put every block this process holds in its target slot (in place). */
 void ompi_redist_base_settle(ompi_redist_t *rd);

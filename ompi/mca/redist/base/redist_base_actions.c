@@ -443,8 +443,7 @@ static int flow_post(ompi_redist_t *rd, const redist_action_t *a, int idx, int r
     flow_t *f = rd->flow;
     ompi_datatype_t *dt = rd->act_type[idx];
     int rc;
-    static int posts;   /* redist_base_fault_post: fires once a process */
-    if (0 != ompi_redist_base_fault_post && ++posts == ompi_redist_base_fault_post) {
+    if (ompi_redist_base_fault_hit()) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     if (recv) {

@@ -151,6 +151,22 @@ void ompi_redist_base_abort(ompi_redist_t *rd, int rc, int n, ompi_request_t **r
     drain(rd, n, reqs);
 }
 
+int ompi_redist_base_sum_dropping(ompi_redist_t *rd, int *v, int n)
+{
+    int in[4], i, rc;
+    ompi_request_t *req = &ompi_request_null.request;
+    for (i = 0; i < n && i < 4; i++) {
+        in[i] = v[i];
+    }
+    rc = rd->comm->c_coll->coll_iallreduce(in, v, n < 4 ? n : 4, DT_INT, &ompi_mpi_op_sum.op,
+                                           rd->comm, &req,
+                                           rd->comm->c_coll->coll_iallreduce_module);
+    if (OMPI_SUCCESS == rc) {
+        drain(rd, 1, &req);
+    }
+    return rc;
+}
+
 /* The end of every execute: every process learns the largest error class
  * of all (one small nonblocking allreduce, during which a process drops
  * what failed peers still send it), so each returns the same one. */

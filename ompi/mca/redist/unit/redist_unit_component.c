@@ -105,8 +105,10 @@ static int unit_rounds(ompi_redist_t *rd, int move)
                 }
                 rd->sl.held[s] = t;
                 if (move) {
-                    rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count, rd->type,
-                                            q, 1, comm, &u->reqs[nreq]));
+                    rc = ompi_redist_base_fault_hit()
+                             ? OMPI_ERR_OUT_OF_RESOURCE
+                             : MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, s), rd->count,
+                                                  rd->type, q, 1, comm, &u->reqs[nreq]));
                     nreq += OMPI_SUCCESS == rc;
                 }
             }
@@ -115,9 +117,11 @@ static int unit_rounds(ompi_redist_t *rd, int move)
             for (k = 0; k < u->granted[q] && OMPI_SUCCESS == rc; k++) {  /* send to q */
                 int s = rd->sl.out_slot[rd->sl.out_off[q] + rd->sl.out_next[q]++];
                 if (move) {
-                    rc = MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count, rd->type,
-                                            q, 1, MCA_PML_BASE_SEND_STANDARD, comm,
-                                            &u->reqs[nreq]));
+                    rc = ompi_redist_base_fault_hit()
+                             ? OMPI_ERR_OUT_OF_RESOURCE
+                             : MCA_PML_CALL(isend(ompi_redist_base_slot(rd, s), rd->count,
+                                                  rd->type, q, 1, MCA_PML_BASE_SEND_STANDARD,
+                                                  comm, &u->reqs[nreq]));
                     nreq += OMPI_SUCCESS == rc;
                 }
             }
@@ -151,8 +155,14 @@ static int unit_rounds(ompi_redist_t *rd, int move)
             ompi_redist_base_count(REDIST_STAT_ROUNDS, 1);
         }
         tot[2] = OMPI_SUCCESS != failed;
-        rc = comm->c_coll->coll_allreduce(MPI_IN_PLACE, tot, 3, DT_INT, &ompi_mpi_op_sum.op, comm,
-                                          comm->c_coll->coll_allreduce_module);
+        /* after an abort in this round others may still be completing
+         * sends to this process, which it must take and drop while it
+         * waits (a blocking allreduce hung, 2026-11-29, one run in two);
+         * no process knows yet whether another failed, and a blocking
+         * allreduce does not match a nonblocking one, so every round
+         * ends so.  Nothing of the next round can arrive meanwhile: it
+         * starts with collectives this process is not in yet */
+        rc = ompi_redist_base_sum_dropping(rd, tot, 3);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
