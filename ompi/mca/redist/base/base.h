@@ -39,13 +39,9 @@ extern int ompi_redist_base_request_limit;
 extern unsigned long ompi_redist_base_stage_bytes;
 extern int ompi_redist_base_fault_post;   /* testing: fail the N-th message, once */
 /* Testing (redist_base_fault_post): whether the message about to start
- * is the one to fail; counts every message of unit's rounds and of the
- * dataflow runs of cyclic, phase and park, over the process's life. */
-static inline int ompi_redist_base_fault_hit(void)
-{
-    static int posts;
-    return 0 != ompi_redist_base_fault_post && ++posts == ompi_redist_base_fault_post;
-}
+ * is the one to fail; one count per process of every message of unit's
+ * rounds and of the dataflow runs of cyclic, phase and park. */
+int ompi_redist_base_fault_hit(void);
 extern const mca_redist_base_component_t *ompi_redist_base_default;
 const mca_redist_base_component_t *ompi_redist_base_find(const char *name);
 
@@ -147,11 +143,12 @@ int ompi_redist_base_wait(ompi_redist_t *rd, int n, ompi_request_t **reqs);
  * a component's own), taking and dropping what others still send it.
  * Execute's end then agrees on one error class for all processes. */
 void ompi_redist_base_abort(ompi_redist_t *rd, int rc, int n, ompi_request_t **reqs);
-/* After an abort inside execute, a collective step of the component's own
- * (unit's rounds): an allreduce (sum) of n ints in place during which this
- * process keeps taking and dropping what others still send it, so that
- * their aborts complete and they reach the collective too. */
-int ompi_redist_base_sum_dropping(ompi_redist_t *rd, int *v, int n);
+/* A collective step of a component's own inside execute (unit's rounds):
+ * out = the sum of in over all processes (n ints), by a nonblocking
+ * allreduce.  A process that saw a failure in this step (failed) keeps
+ * taking and dropping what others still send it meanwhile, so that their
+ * aborts complete and they reach the allreduce too. */
+int ompi_redist_base_sum(ompi_redist_t *rd, const int *in, int *out, int n, int failed);
 
 /* Put every block this process holds in its target slot (in place). */
 void ompi_redist_base_settle(ompi_redist_t *rd);

@@ -370,6 +370,9 @@ typedef struct {
 enum { FL_WAIT, FL_TOKEN, FL_FLY, FL_DONE };
 #define FLOW_TOKENS 16   /* token receives posted ahead */
 
+/* Whether a group runs in the dataflow: sends and receives only (no
+ * cycle, no parking step); in aggregate mode such a group is always a
+ * REDIST_GROUP_SEND or REDIST_GROUP_RECV. */
 static int flow_plain(const redist_action_t *a, int k)
 {
     int g;
@@ -593,8 +596,7 @@ static int run_actions(ompi_redist_t *rd, int dry)
     for (i = 0; i < nact && OMPI_SUCCESS == rc; i = j) {
         j = redist_slots_group(act, nact, i, rd->aggregate, rd->request_limit, rd->sl.nfree,
                                &kind);
-        if (!dry && NULL != rd->flow && REDIST_GROUP_RECV_WINDOWS != kind
-            && REDIST_GROUP_CYCLE != kind && flow_plain(&act[i], j - i)) {
+        if (!dry && NULL != rd->flow && flow_plain(&act[i], j - i)) {
             /* a run of plain groups: book them all, then move their data */
             int i0 = i;
             do {
@@ -604,8 +606,7 @@ static int run_actions(ompi_redist_t *rd, int dry)
                     break;
                 }
                 j = redist_slots_group(act, nact, i, 1, rd->request_limit, rd->sl.nfree, &kind);
-            } while (REDIST_GROUP_RECV_WINDOWS != kind && REDIST_GROUP_CYCLE != kind
-                     && flow_plain(&act[i], j - i));
+            } while (flow_plain(&act[i], j - i));
             if (OMPI_SUCCESS == rc) {
                 rc = flow_exec(rd, act, i0, i);
             }

@@ -151,20 +151,27 @@ void ompi_redist_base_abort(ompi_redist_t *rd, int rc, int n, ompi_request_t **r
     drain(rd, n, reqs);
 }
 
-int ompi_redist_base_sum_dropping(ompi_redist_t *rd, int *v, int n)
+int ompi_redist_base_fault_hit(void)
 {
-    int in[4], i, rc;
+    static int posts;
+    return 0 != ompi_redist_base_fault_post && ++posts == ompi_redist_base_fault_post;
+}
+
+int ompi_redist_base_sum(ompi_redist_t *rd, const int *in, int *out, int n, int failed)
+{
     ompi_request_t *req = &ompi_request_null.request;
-    for (i = 0; i < n && i < 4; i++) {
-        in[i] = v[i];
+    int rc = rd->comm->c_coll->coll_iallreduce(in, out, n, DT_INT, &ompi_mpi_op_sum.op, rd->comm,
+                                               &req, rd->comm->c_coll->coll_iallreduce_module);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
     }
-    rc = rd->comm->c_coll->coll_iallreduce(in, v, n < 4 ? n : 4, DT_INT, &ompi_mpi_op_sum.op,
-                                           rd->comm, &req,
-                                           rd->comm->c_coll->coll_iallreduce_module);
-    if (OMPI_SUCCESS == rc) {
+    if (failed) {
         drain(rd, 1, &req);
+        return OMPI_SUCCESS;
     }
-    return rc;
+    /* every request of this step completed here, so every message to
+     * this process in it was received: nothing to drop */
+    return ompi_request_wait(&req, MPI_STATUS_IGNORE);
 }
 
 /* The end of every execute: every process learns the largest error class

@@ -65,7 +65,8 @@ static int unit_rounds(ompi_redist_t *rd, int move)
 {
     unit_sched_t *u = rd->sched;
     ompi_communicator_t *comm = rd->comm;
-    int n = rd->nprocs, me = rd->me, q, k, rc, round, nreq, tot[3], failed = OMPI_SUCCESS;
+    int n = rd->nprocs, me = rd->me, q, k, rc, round, nreq, tot[3], sum[3];
+    int failed = OMPI_SUCCESS;
 
     for (round = 0;; round++) {
         /* ask for everything left; receivers offer room; senders take
@@ -160,19 +161,20 @@ static int unit_rounds(ompi_redist_t *rd, int move)
          * waits (a blocking allreduce hung, 2026-11-29, one run in two);
          * no process knows yet whether another failed, and a blocking
          * allreduce does not match a nonblocking one, so every round
-         * ends so.  Nothing of the next round can arrive meanwhile: it
-         * starts with collectives this process is not in yet */
-        rc = ompi_redist_base_sum_dropping(rd, tot, 3);
+         * ends in a nonblocking one.  Nothing of the next round can
+         * arrive meanwhile: it starts with collectives this process is
+         * not in yet */
+        rc = ompi_redist_base_sum(rd, tot, sum, 3, OMPI_SUCCESS != failed);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
-        if (tot[2] > 0) {
+        if (sum[2] > 0) {
             return OMPI_SUCCESS != failed ? failed : OMPI_REDIST_PEER_FAILED;
         }
-        if (0 == tot[1]) {
+        if (0 == sum[1]) {
             break;
         }
-        if (0 == tot[0]) {
+        if (0 == sum[0]) {
             return OMPI_ERR_NOT_SUPPORTED;   /* every waiting process is full */
         }
     }
