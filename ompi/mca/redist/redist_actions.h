@@ -59,4 +59,25 @@ int redist_phase_search(int n, int *room, const int *edge_off, const int *edge_t
 int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to, int *edge_w,
                        redist_act_emit_fn_t emit, void *ctx, int *phases);
 
+/* cycleshift's global order (cycleShiftBred of S. F. Siegel and A. R.
+ * Siegel, "MADRE: The Memory-Aware Data Redistribution Engine",
+ * EuroPVM/MPI 2008): shifts (chains ending in a free slot, moved from the free end
+ * back), then cycles (one block staged, the rest shifted, the staged one
+ * put last), each block straight to its target slot.  One step of one
+ * process is 3 ints {op, a, b}: */
+enum {
+    REDIST_CS_SEND = 1,       /* send slot a to process b */
+    REDIST_CS_RECV = 2,       /* receive slot a from process b */
+    REDIST_CS_COPY = 3,       /* local: slot a to slot b */
+    REDIST_CS_STAGE = 4,      /* slot a to the stage */
+    REDIST_CS_SEND_STAGE = 5, /* send the stage to process a */
+    REDIST_CS_UNSTAGE = 6,    /* the stage to slot a */
+};
+typedef void (*redist_step_emit_fn_t)(void *ctx, int rank, const int *step);
+/* n processes, process p's slots global base[p] .. base[p+1); target[g]:
+ * the global slot block g goes to, -1 for a free slot.  Returns 0, or -2
+ * when out of memory. */
+int redist_cycleshift_order(int n, const int *base, const int *target,
+                            redist_step_emit_fn_t emit, void *ctx);
+
 #endif

@@ -133,4 +133,19 @@ enum { REDIST_GROUP_SEND = 1, REDIST_GROUP_RECV = 2, REDIST_GROUP_RECV_WINDOWS =
 int redist_slots_group(const redist_action_t *act, int nact, int i, int aggregate,
                        int request_limit, int nfree, int *kind);
 
+/* unit's rounds (MADRE's unitBred), one block a message.  share: budget
+ * given out over the n processes' asks, from process first on round
+ * robin (give[p] = what p gets).  unit_land: where the next block from q
+ * lands (its target slot when free, else any free slot), -1 when none is
+ * free.  unit_next_out: the slot of the next block for q.  unit_sent: the
+ * slots of the last sent[q] blocks for each q are free again (a round's
+ * sends, once complete: from the next round on). */
+void redist_slots_share(int n, int first, const int *ask, int *give, int budget);
+int redist_slots_unit_land(redist_slots_t *sl, int q);
+static inline int redist_slots_unit_next_out(redist_slots_t *sl, int q)
+{
+    return sl->out_slot[sl->out_off[q] + sl->out_next[q]++];
+}
+void redist_slots_unit_sent(redist_slots_t *sl, const int *sent);
+
 #endif

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  *
  * The rank-level schedulers (cyclic, unitcyclic: the depth-first search;
- * phase: phases): searches over the transmission graph (plain C:
+ * phase: phases; cycleshift's global order): searches over the map (plain C:
  * test/unit/redist-dfs.sh builds them alone with -DREDIST_DFS_ONLY and
  * checks them against a simulator), and the gather/scatter around them on
  * rank 0.
@@ -62,7 +62,7 @@ int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to,
                 }
                 v = edge_to[e];
                 if (room[v] > 0) {
-                    /* v has room: move what fits ("maximum" in the seed's
+                    /* v has room: move what fits ("maximum" in MADRE's
                      * prose; the smaller of room and weight is meant) */
                     x = room[v] < edge_w[e] ? room[v] : edge_w[e];
                     a.op = REDIST_ACT_SEND, a.peer = v, a.peer2 = -1, a.n = x;
@@ -319,6 +319,87 @@ int redist_park_search(int n, int *room, const int *edge_off, const int *edge_to
                        redist_act_emit_fn_t emit, void *ctx, int *phases)
 {
     return phases_search(n, room, edge_off, edge_to, edge_w, PH_PARK, emit, ctx, phases);
+}
+
+static void cs_move(redist_step_emit_fn_t emit, void *ctx, const int *owner, const int *base,
+                    int src, int dst)
+{
+    int ps = owner[src], pd = owner[dst];
+    int ls = src - base[ps], ld = dst - base[pd];
+    if (ps == pd) {
+        int v[3] = {REDIST_CS_COPY, ls, ld};
+        emit(ctx, ps, v);
+    } else {
+        int vs[3] = {REDIST_CS_SEND, ls, pd}, vr[3] = {REDIST_CS_RECV, ld, ps};
+        emit(ctx, ps, vs);
+        emit(ctx, pd, vr);
+    }
+}
+
+int redist_cycleshift_order(int n, const int *base, const int *target,
+                            redist_step_emit_fn_t emit, void *ctx)
+{
+    int total = base[n], p, g, t, src, cur;
+    /* owner and inv: one allocation of 2 * (total + 1) ints */
+    int *owner = malloc(sizeof(int) * 2 * ((size_t) total + 1)), *inv;
+    char *moved = calloc((size_t) total + 1, 1);
+
+    if (NULL == owner || NULL == moved) {
+        free(owner);
+        free(moved);
+        return -2;
+    }
+    inv = owner + total + 1;
+    for (p = 0; p < n; p++) {
+        for (g = base[p]; g < base[p + 1]; g++) {
+            owner[g] = p;
+            inv[g] = -1;
+        }
+    }
+    for (g = 0; g < total; g++) {
+        if (target[g] >= 0) {
+            inv[target[g]] = g;
+        }
+    }
+    /* shifts: from each free target slot back along who fills it */
+    for (t = 0; t < total; t++) {
+        if (target[t] >= 0 || inv[t] < 0) {
+            continue;
+        }
+        cur = t;
+        while ((src = inv[cur]) >= 0 && src != cur) {
+            cs_move(emit, ctx, owner, base, src, cur);
+            moved[src] = 1;
+            cur = src;
+        }
+    }
+    /* cycles: stage one block, shift the rest, unstage */
+    for (g = 0; g < total; g++) {
+        int v[3] = {REDIST_CS_STAGE, g - base[owner[g]], 0};
+        if (target[g] < 0 || target[g] == g || moved[g]) {
+            continue;
+        }
+        emit(ctx, owner[g], v);
+        cur = g;
+        while ((src = inv[cur]) != g) {
+            cs_move(emit, ctx, owner, base, src, cur);
+            moved[src] = 1;
+            cur = src;
+        }
+        if (owner[g] == owner[cur]) {
+            int u[3] = {REDIST_CS_UNSTAGE, cur - base[owner[cur]], 0};
+            emit(ctx, owner[g], u);
+        } else {
+            int vs[3] = {REDIST_CS_SEND_STAGE, owner[cur], 0};
+            int vr[3] = {REDIST_CS_RECV, cur - base[owner[cur]], owner[g]};
+            emit(ctx, owner[g], vs);
+            emit(ctx, owner[cur], vr);
+        }
+        moved[g] = 1;
+    }
+    free(owner);
+    free(moved);
+    return 0;
 }
 
 #ifndef REDIST_DFS_ONLY

@@ -222,3 +222,35 @@ int redist_slots_group(const redist_action_t *act, int nact, int i, int aggregat
             : REDIST_ACT_CYCLE == act[i].op ? REDIST_GROUP_CYCLE : 0;
     return j;
 }
+
+void redist_slots_share(int n, int first, const int *ask, int *give, int budget)
+{
+    int k, p, g;
+    for (k = 0; k < n; k++) {
+        p = (first + k) % n;
+        g = ask[p] < budget ? ask[p] : budget;
+        give[p] = g;
+        budget -= g;
+    }
+}
+
+int redist_slots_unit_land(redist_slots_t *sl, int q)
+{
+    int t = sl->in_slot[sl->in_off[q] + sl->in_next[q]];
+    int s = redist_slots_take_free(sl, t);
+    if (s >= 0) {
+        sl->in_next[q]++;
+        sl->held[s] = t;
+    }
+    return s;
+}
+
+void redist_slots_unit_sent(redist_slots_t *sl, const int *sent)
+{
+    int q, k;
+    for (q = 0; q < sl->nprocs; q++) {
+        for (k = sent[q]; k > 0; k--) {
+            redist_slots_put_free(sl, sl->out_slot[sl->out_off[q] + sl->out_next[q] - k]);
+        }
+    }
+}

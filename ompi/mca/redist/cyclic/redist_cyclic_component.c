@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * redist cyclic (the seed's cyclicSchedulerBred, the default): rank 0
+ * redist cyclic (MADRE's cyclicSchedulerBred, the default): rank 0
  * gathers the transmission graph (each process's free slots and blocks
  * per destination: O(n + b) off the root, O(edges) on it), runs the
  * cyclic depth-first search and hands each process its actions

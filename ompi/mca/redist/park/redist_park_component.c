@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * redist park (the seed's parkBred: Pinar and Hendrickson with parking):
+ * redist park (MADRE's parkBred: Pinar and Hendrickson with parking):
  * rank 0 schedules phases over the transmission graph; when a phase can
  * move nothing, full processes that wait for blocks park some of their
  * outgoing blocks on processes with room that wait for nothing, which

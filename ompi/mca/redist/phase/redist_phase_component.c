@@ -2,14 +2,14 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * redist phase (the seed's phaseBred; with redist_phase_break_cycles=0 its
+ * redist phase (MADRE's phaseBred; with redist_phase_break_cycles=0 its
  * contigBred / plain Pinar-Hendrickson): rank 0 schedules phases over the
  * transmission graph, each receiver taking at most the free slots it had
  * when the phase began, shared round-robin among its senders; a phase
  * that can move nothing (every waiting process full) passes one block
  * round a cycle, or, without breaking cycles, create refuses the map
  * (MPI_ERR_OTHER) before anything moves.  Each action is one message, as
- * the seed's phases were one MPI_Alltoall.
+ * MADRE's phases were one MPI_Alltoall.
  */
 #include "ompi_config.h"
 

@@ -2,15 +2,17 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * redist unit (the seed's unitBred): no schedule.  Rounds until done: each
+ * redist unit (MADRE's unitBred): no schedule.  Rounds until done: each
  * process tells every destination how many blocks it has left for it,
  * each destination offers room from its free slots (at most recv_limit),
  * each sender takes what its send_limit allows and says so, the blocks
  * move one block per message, and the slots they leave are free in the
- * next round.  Symmetric, O(n) per process per
- * round.  It stalls when every process still waiting for blocks is full
- * (a cycle with no free slot): create runs the rounds on counts alone
- * first and refuses such a map (MPI_ERR_OTHER) before anything moves.
+ * next round.  Symmetric, O(n) per process per round.  The slot steps are
+ * redist_slots_unit_* (test/unit/redist-replay.sh replays the rounds
+ * through them).  It stalls when every process still waiting for blocks
+ * is full (a cycle with no free slot): create runs the rounds on counts
+ * alone first and refuses such a map (MPI_ERR_OTHER) before anything
+ * moves.
  */
 #include "ompi_config.h"
 
@@ -48,18 +50,6 @@ typedef struct {
 
 #define DT_INT (&ompi_mpi_int.dt)
 
-/* Share budget over the processes in a rotating order (fair over rounds). */
-static void share(int n, int first, const int *ask, int *give, int budget)
-{
-    int k, p, g;
-    for (k = 0; k < n; k++) {
-        p = (first + k) % n;
-        g = ask[p] < budget ? ask[p] : budget;
-        give[p] = g;
-        budget -= g;
-    }
-}
-
 /* The rounds; with move == 0 only the counts (create's dry run). */
 static int unit_rounds(ompi_redist_t *rd, int move)
 {
@@ -81,14 +71,15 @@ static int unit_rounds(ompi_redist_t *rd, int move)
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
-        share(n, (me + round) % n, u->asked, u->grant,
-              rd->sl.nfree < u->rlim ? rd->sl.nfree : u->rlim);
+        /* the processes in a rotating order: fair over rounds */
+        redist_slots_share(n, (me + round) % n, u->asked, u->grant,
+                           rd->sl.nfree < u->rlim ? rd->sl.nfree : u->rlim);
         rc = comm->c_coll->coll_alltoall(u->grant, 1, DT_INT, u->want, 1, DT_INT, comm,
                                          comm->c_coll->coll_alltoall_module);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
-        share(n, (me + 1 + round) % n, u->want, u->granted, u->slim);
+        redist_slots_share(n, (me + 1 + round) % n, u->want, u->granted, u->slim);
         rc = comm->c_coll->coll_alltoall(u->granted, 1, DT_INT, u->grant, 1, DT_INT, comm,
                                          comm->c_coll->coll_alltoall_module);
         if (OMPI_SUCCESS != rc) {
@@ -98,13 +89,11 @@ static int unit_rounds(ompi_redist_t *rd, int move)
         tot[0] = tot[1] = 0;
         for (q = 0; q < n && OMPI_SUCCESS == rc; q++) {
             for (k = 0; k < u->grant[q] && OMPI_SUCCESS == rc; k++) {   /* receive from q */
-                int t = rd->sl.in_slot[rd->sl.in_off[q] + rd->sl.in_next[q]++];
-                int s = redist_slots_take_free(&rd->sl, t);
+                int s = redist_slots_unit_land(&rd->sl, q);
                 if (s < 0) {
                     rc = OMPI_ERR_BAD_PARAM;   /* granted more than is free */
                     break;
                 }
-                rd->sl.held[s] = t;
                 if (move) {
                     rc = ompi_redist_base_fault_hit()
                              ? OMPI_ERR_OUT_OF_RESOURCE
@@ -116,7 +105,7 @@ static int unit_rounds(ompi_redist_t *rd, int move)
         }
         for (q = 0; q < n && OMPI_SUCCESS == rc; q++) {
             for (k = 0; k < u->granted[q] && OMPI_SUCCESS == rc; k++) {  /* send to q */
-                int s = rd->sl.out_slot[rd->sl.out_off[q] + rd->sl.out_next[q]++];
+                int s = redist_slots_unit_next_out(&rd->sl, q);
                 if (move) {
                     rc = ompi_redist_base_fault_hit()
                              ? OMPI_ERR_OUT_OF_RESOURCE
@@ -141,12 +130,8 @@ static int unit_rounds(ompi_redist_t *rd, int move)
             rc = OMPI_SUCCESS;
         }
         /* the slots just sent from are free from the next round on */
-        for (q = 0; q < n && OMPI_SUCCESS == failed; q++) {
-            for (k = u->granted[q]; k > 0; k--) {
-                int s = rd->sl.out_slot[rd->sl.out_off[q] + rd->sl.out_next[q] - k];
-                rd->sl.held[s] = REDIST_EMPTY;
-                redist_slots_put_free(&rd->sl, s);
-            }
+        if (OMPI_SUCCESS == failed) {
+            redist_slots_unit_sent(&rd->sl, u->granted);
         }
         for (q = 0; q < n; q++) {
             tot[1] += redist_slots_out_left(&rd->sl, q);

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * redist unitcyclic (the seed's unitCyclicBred, and unitCyclicReadyBred
+ * redist unitcyclic (MADRE's unitCyclicBred, and unitCyclicReadyBred
  * with redist_unitcyclic_ready=1): cyclic's schedule, executed one block
  * per message (Isend/Irecv, at most redist_base_request_limit in flight),
  * so create builds no datatypes.  Every send starts after its receiver
