@@ -67,3 +67,19 @@ for c in cyclic phase park unit; do
         grep '^fault' "flow-$c-$nth.txt"
     done
 done
+# cyclic's chained cycle (the zero-free ring of 64 blocks of 16 KB on 4
+# ranks, 8 runs of 8, two waves of 4 steps; step k's receive is a
+# process's message 2k-1, its send 2k): rank 0's first receive failing
+# (its run staged, nothing sent), its staged run's send (8) and a receive
+# inside the second wave (11)
+if grep -qx cyclic <<<"$COMPS"; then
+    for nth in 1 8 11; do
+        run_to 120 "chain-$nth.txt" -np 4 --mca redist_base_stage_bytes 262144 \
+            --mca redist_base_verbose 20 ./rank0 OMPI_MCA_redist_base_fault_post=$nth \
+            ./f fault cyclic big ring ||
+            { tail -n 30 "chain-$nth.txt"; fail "a failed chained execute (message $nth)"; }
+        grep -q ': chained in 8 runs of 8' "chain-$nth.txt" || fail "the ring's cycle was not chained"
+        assert_grep '^redist_faults: OK$' "chain-$nth.txt" "a failed chained execute (message $nth)"
+        grep '^fault' "chain-$nth.txt"
+    done
+fi

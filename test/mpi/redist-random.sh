@@ -8,7 +8,8 @@
 # of bytes, 64 KB of doubles or 3 struct {double; char}.  Every byte after
 # each execute, MPIX_Redistribute and the MPI_T counts are checked.  The
 # component is chosen by MCA variable on 2 and 5 ranks and by info key on
-# 3 and 8; phase also with redist_phase_break_cycles=0.  Only unit and
+# 3 and 8; phase also with redist_phase_break_cycles=0; cyclic also with
+# a staging budget under which cycles run chained.  Only unit and
 # phase without breaking cycles may refuse maps.
 # REDIST_SEED=N (default 2026) replays a run; REDIST_SEED=random draws one.
 . "$TEST_LIB"
@@ -49,6 +50,16 @@ for c in $COMPS; do
         [ "$ok" -ge 50 ] || fail "unit completed only $ok of 200 maps"
         echo "unit completed $ok of 200 maps"
     fi
+done
+# cyclic's chained cycles (a cycle with at least as many runs of 96 KB as
+# processes): a budget of 256 KB makes the 4 KB and 64 KB blocks' rings
+# and cycles chain; the verbose stream must say so.
+for np in 2 3; do
+    run_rnd cyclic-chain-$np $np 40 64 --mca redist cyclic --mca redist_base_stage_bytes 262144 \
+        --mca redist_base_verbose 20
+    grep -q ': chained in [0-9]* runs of' cyclic-chain-$np.txt \
+        || fail "cyclic-chain-$np: no cycle was chained (redist_base_verbose 20 says when)"
+    echo "cyclic-chain-$np: $(grep -c ': chained in' cyclic-chain-$np.txt) chained cycle executions"
 done
 if grep -qx phase <<<"$COMPS"; then
     run_rnd phase-nobreak-3 3 40 64 --mca redist phase --mca redist_phase_break_cycles 0

@@ -22,9 +22,13 @@ enum {
 /* SEND with peer2 >= 0: the blocks are the next ones of the out list for
  * peer2, parked at peer; RECV with peer2 >= 0: the blocks are peer2's,
  * forwarded by peer (the next ones of peer2's in list). */
+/* CYCLE: pos, len: this process's place in the cycle of processes
+ * (pos 0 .. len-1, following peer) and the cycle's length, for the
+ * chained execution (redist_slots_chain_*); 0 in other actions. */
 typedef struct redist_action_t {
-    int op, peer, peer2, n;
+    int op, peer, peer2, n, pos, len;
 } redist_action_t;
+#define REDIST_ACT_INTS 6   /* ints per action in a schedule list */
 
 /* emit(ctx, rank, action): append action to rank's list */
 typedef void (*redist_act_emit_fn_t)(void *ctx, int rank, const redist_action_t *a);

@@ -113,6 +113,45 @@ int redist_slots_take_recv(redist_slots_t *sl, const redist_action_t *a, int n, 
 int redist_slots_cycle_step(redist_slots_t *sl, int next, int prev, int *out_slot);
 void redist_slots_cycle_landed(redist_slots_t *sl, int land, int t);
 
+/* A chained cycle: a cycle of len processes moving n blocks each, cut
+ * into m = ceil(n / h) groups of h (group g: blocks g*h .. of the out
+ * list for next and of the in list from prev, as a cycle step takes
+ * them).  In wave w, the member at pos stages group w*len + pos only, and
+ * the hole it leaves travels back round the cycle: at step k = 1 .. len
+ * every member sends group w*len + (pos + k) % len straight from its
+ * slots (at k = len: its staged group, from the stage) and receives group
+ * w*len + (pos + k - 1) % len into the slots that group's own blocks left
+ * at the step before (or by staging).  Every member sends and receives
+ * one group a step, and a rank copies one group in len locally instead
+ * of every block.  Used when there are at least len groups (fewer would
+ * leave members idle: chain_use). */
+static inline int redist_slots_chain_use(int n, int h, int len)
+{
+    return len >= 2 && h >= 1 && (n + h - 1) / h >= len;
+}
+/* Step k (0: staging) of wave w: the group staged (k 0) or sent, and
+ * the group received (k >= 1); -1 for none. */
+static inline void redist_slots_chain_step(int pos, int len, int m, int w, int k, int *send_g,
+                                           int *recv_g)
+{
+    int gs = w * len + (pos + k) % len, gr = w * len + (pos + k + len - 1) % len;
+    *send_g = gs < m ? gs : -1;
+    *recv_g = k >= 1 && gr < m ? gr : -1;
+}
+/* Group g's out slots (*cnt of them, in the order sent). */
+const int *redist_slots_chain_out(const redist_slots_t *sl, int next, int n, int h, int g,
+                                  int *cnt);
+/* Those slots' blocks have left (staged, or sent and complete). */
+void redist_slots_chain_vacate(redist_slots_t *sl, const int *s, int cnt);
+/* Where group g's incoming blocks land, into land[] (their targets into
+ * target[], for cycle_landed once they are there): a block's target slot
+ * when vacant, else a vacant slot among the group's own out slots (left
+ * before it lands).  -1 when none is (a schedule fault), else the count. */
+int redist_slots_chain_land(redist_slots_t *sl, int next, int prev, int n, int h, int g,
+                            int *land, int *target);
+/* The cycle done: the cursors move past its n blocks. */
+void redist_slots_chain_end(redist_slots_t *sl, int next, int prev, int n);
+
 /* Put every block this process holds in its target slot: copy(ctx, dst,
  * src) copies one block between slots, or to or from the stage (slot
  * -1).  Each block is copied once, with one stage copy per cycle. */

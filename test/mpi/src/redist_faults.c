@@ -9,7 +9,7 @@
  *   limits     create with redist_base_request_limit set differently on
  *              some ranks (by the script): the same class on every rank
  *              (MPI_ERR_OTHER), no hang, buffers intact
- *   fault COMP [big]
+ *   fault COMP [big [ring]]
  *              a map on which one rank's point-to-point call fails in
  *              execute (the script caps that rank's ob1 free list, or sets
  *              redist_base_fault_post there): every rank returns the same
@@ -17,7 +17,9 @@
  *              everywhere; free works, and so do a new, small
  *              redistribution and a collective afterwards.  A ring for
  *              unit and unitcyclic, block to block-cyclic for the others;
- *              big: blocks of 16 KB instead of 256 bytes
+ *              big: blocks of 16 KB instead of 256 bytes; ring: the
+ *              zero-free ring for every component (with a staging budget
+ *              of 16 blocks or more, cyclic chains its cycle)
  * With MPI_ERRORS_RETURN.  Prints "redist_faults: OK" on rank 0.
  */
 #include <mpi.h>
@@ -217,6 +219,8 @@ static void limits(void)
     free(buf), free(copy);
 }
 
+static int zero_free_ring;   /* fault's "ring" variant */
+
 static void fault(const char *comp)
 {
     /* 64 blocks a rank on a ring with 8 free: unitcyclic sends many blocks
@@ -227,7 +231,9 @@ static void fault(const char *comp)
     int n = 64, dr[64], ds[64], *buf = malloc(sizeof(int) * ELEMS * n), rc, cls, one = 1, sum;
     MPIX_Redist rd;
     MPI_Info info = comp_info(comp);
-    if (0 == strcmp(comp, "unitcyclic") || 0 == strcmp(comp, "unit")) {
+    if (zero_free_ring) {
+        ring(n, 0, dr, ds);
+    } else if (0 == strcmp(comp, "unitcyclic") || 0 == strcmp(comp, "unit")) {
         ring(n, 8, dr, ds);
     } else {
         scatter(n, 32, dr, ds);
@@ -285,7 +291,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (argc < 2) {
-        FAIL("usage: redist_faults report COMP | limits | fault COMP [big]");
+        FAIL("usage: redist_faults report COMP | limits | fault COMP [big [ring]]");
     } else if (0 == strcmp(argv[1], "report") && argc > 2) {
         if (4 != np) {
             FAIL("report needs 4 ranks");
@@ -298,6 +304,7 @@ int main(int argc, char **argv)
         if (argc > 3 && 0 == strcmp(argv[3], "big")) {
             elems = 4096;
         }
+        zero_free_ring = argc > 4 && 0 == strcmp(argv[4], "ring");
         fault(argv[2]);
     } else {
         FAIL("unknown mode %s", argv[1]);

@@ -504,12 +504,17 @@ static void pv_check(const struct pvals *a, const struct pvals *b, const struct 
     /* metadata O(n + b): at most 1 KB per rank and slot (cyclic's
      * per-action datatypes included), plus the staging budget (the
      * default, redist_base_stage_bytes = 0: min(1 MiB, this rank's
-     * buffer / 16), at least two blocks; the agreed budget is the smallest
-     * of all ranks', so never above this rank's) */
+     * buffer / 16), or the value mpirun --mca gave; at least two blocks;
+     * the agreed budget is the smallest of all ranks', so never above
+     * this rank's) */
     size_t stride = (size_t) g->count * g->t->extent;
     size_t budget = (size_t) g->nb[rank] * stride / 16;
     size_t bound;
+    const char *given = getenv("OMPI_MCA_redist_base_stage_bytes");
     budget = budget < ((size_t) 1 << 20) ? budget : ((size_t) 1 << 20);
+    if (NULL != given && strtoull(given, NULL, 0) > 0) {
+        budget = (size_t) strtoull(given, NULL, 0);
+    }
     budget = budget > 2 * stride ? budget : 2 * stride;
     bound = budget + 1024 * (size_t) (nprocs + g->nb[rank]) + 4096;
     if (bound > peak_bound_max) {

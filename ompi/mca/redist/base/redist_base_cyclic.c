@@ -66,6 +66,7 @@ int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to,
                      * prose; the smaller of room and weight is meant) */
                     x = room[v] < edge_w[e] ? room[v] : edge_w[e];
                     a.op = REDIST_ACT_SEND, a.peer = v, a.peer2 = -1, a.n = x;
+                    a.pos = a.len = 0;
                     emit(ctx, u, &a);
                     a.op = REDIST_ACT_RECV, a.peer = u;
                     emit(ctx, v, &a);
@@ -88,6 +89,8 @@ int redist_cyclic_dfs(int n, int *room, const int *edge_off, const int *edge_to,
                         a.peer = i + 1 < sp ? stack[i + 1] : v;
                         a.peer2 = i > pos[v] ? stack[i - 1] : u;
                         a.n = x;
+                        a.pos = i - pos[v];
+                        a.len = sp - pos[v];
                         emit(ctx, stack[i], &a);
                     }
                     for (i = pos[v]; i < sp; i++) {
@@ -154,6 +157,8 @@ static int break_one_cycle(int n, const int *edge_off, const int *edge_to, int *
         a.peer = k + 1 < len ? path[k + 1] : u;
         a.peer2 = k > pos[u] ? path[k - 1] : path[len - 1];
         a.n = 1;
+        a.pos = k - pos[u];
+        a.len = len - pos[u];
         emit(ctx, path[k], &a);
         edge_w[pe[k]]--;
     }
@@ -167,7 +172,7 @@ typedef struct {
 static void emit4(redist_act_emit_fn_t emit, void *ctx, int rank, int op, int peer, int peer2,
                   int n)
 {
-    redist_action_t a = {op, peer, peer2, n};
+    redist_action_t a = {op, peer, peer2, n, 0, 0};
     emit(ctx, rank, &a);
 }
 
@@ -406,7 +411,7 @@ int redist_cycleshift_order(int n, const int *base, const int *target,
 
 static void emit_action(void *ctx, int rank, const redist_action_t *a)
 {
-    ompi_redist_base_plan_emit(ctx, rank, &a->op, 4);
+    ompi_redist_base_plan_emit(ctx, rank, &a->op, REDIST_ACT_INTS);
 }
 
 /* On rank 0: all[off[p]] is p's free slot count, then (to, blocks) pairs. */

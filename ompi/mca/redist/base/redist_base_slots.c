@@ -254,3 +254,53 @@ void redist_slots_unit_sent(redist_slots_t *sl, const int *sent)
         }
     }
 }
+
+const int *redist_slots_chain_out(const redist_slots_t *sl, int next, int n, int h, int g,
+                                  int *cnt)
+{
+    *cnt = n - g * h < h ? n - g * h : h;
+    return sl->out_slot + sl->out_off[next] + sl->out_next[next] + g * h;
+}
+
+void redist_slots_chain_vacate(redist_slots_t *sl, const int *s, int cnt)
+{
+    int i;
+    for (i = 0; i < cnt; i++) {
+        sl->held[s[i]] = REDIST_VACANT;
+    }
+}
+
+int redist_slots_chain_land(redist_slots_t *sl, int next, int prev, int n, int h, int g,
+                            int *land, int *target)
+{
+    int cnt, i, c = 0;
+    const int *s = redist_slots_chain_out(sl, next, n, h, g, &cnt);
+    const int *in = sl->in_slot + sl->in_off[prev] + sl->in_next[prev] + g * h;
+    if (redist_slots_out_left(sl, next) < n || redist_slots_in_left(sl, prev) < n) {
+        return -1;
+    }
+    for (i = 0; i < cnt; i++) {
+        int t = in[i], l = t;
+        if (REDIST_VACANT != sl->held[t]) {
+            /* the group's own slots hold at least as many vacancies as
+             * it has blocks still to land */
+            while (c < cnt && REDIST_VACANT != sl->held[s[c]]) {
+                c++;
+            }
+            if (c == cnt) {
+                return -1;
+            }
+            l = s[c];
+        }
+        sl->held[l] = REDIST_LANDING;
+        land[i] = l;
+        target[i] = t;
+    }
+    return cnt;
+}
+
+void redist_slots_chain_end(redist_slots_t *sl, int next, int prev, int n)
+{
+    sl->out_next[next] += n;
+    sl->in_next[prev] += n;
+}

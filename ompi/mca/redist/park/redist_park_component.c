@@ -15,10 +15,12 @@
 
 #include "ompi/constants.h"
 #include "ompi/mca/redist/base/base.h"
+#include "ompi/mca/redist/redist_actions.h"
 
 static int park_schedule(ompi_redist_t *rd)
 {
     const redist_int_list_t *l;
+    const redist_action_t *a;
     int rc = ompi_redist_base_graph_schedule(rd, REDIST_SEARCH_PARK), i, nb = 0, np = 0;
     if (OMPI_SUCCESS != rc) {
         return rc;
@@ -26,10 +28,11 @@ static int park_schedule(ompi_redist_t *rd)
     /* room to record every batch this process will hold (over the whole
      * execution a slot may hold several in turn) */
     l = rd->sched;
-    for (i = 0; i + 3 < l->n; i += 4) {
-        if (REDIST_ACT_RECV_PARK == l->v[i]) {
+    a = (const redist_action_t *) l->v;
+    for (i = 0; i < l->n / REDIST_ACT_INTS; i++) {
+        if (REDIST_ACT_RECV_PARK == a[i].op) {
             nb++;
-            np += l->v[i + 3];
+            np += a[i].n;
         }
     }
     rd->sl.park_slot = ompi_redist_base_alloc(rd, sizeof(int) * (np + 1));
