@@ -100,16 +100,19 @@ static int redist_base_register(mca_base_register_flag_t flags)
                  "smaller value makes MPIX_Redist_create fail with MPI_ERR_ARG on every "
                  "process. The info key redist_stage_bytes sets it for one redistributor. "
                  "Every process uses the smallest value of all. Blocks that go round a cycle "
-                 "of full processes move in runs of half this budget, one message a run, two "
-                 "runs in flight: more staging, fewer and larger messages (unitcyclic: one block "
-                 "a message). Counted against redist_base_max_extra_bytes",
+                 "of full processes move in runs of half this budget, one message a run: more "
+                 "staging, fewer and larger messages (unitcyclic: one block a message). A cycle "
+                 "with at least as many runs of 96 KB or more as processes sends most runs "
+                 "straight from the slots and copies one in len into the stage; otherwise every "
+                 "run is copied and sent from the stage, two in flight. Counted against "
+                 "redist_base_max_extra_bytes",
                  MCA_BASE_VAR_TYPE_UNSIGNED_LONG, &ompi_redist_base_stage_bytes);
     ompi_redist_base_fault_post = 0;
     (void) mca_base_var_register("ompi", "redist", "base", "fault_post",
                                  "Testing only: the N-th message this process starts in unit's "
-                                 "rounds or in a run of plain moves of cyclic, phase or park "
-                                 "(counted over all executes) fails as if the PML were out of "
-                                 "resources (0: never)",
+                                 "rounds, in a run of plain moves of cyclic, phase or park, or in "
+                                 "cyclic's chained cycles (counted over all executes) fails as if "
+                                 "the PML were out of resources (0: never)",
                                  MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9,
                                  MCA_BASE_VAR_SCOPE_LOCAL, &ompi_redist_base_fault_post);
     for (i = 0; i < sizeof(pvars) / sizeof(pvars[0]); i++) {
