@@ -53,10 +53,11 @@ for c in unitcyclic; do
     assert_grep '^redist_faults: OK$' "fault-$c.txt" "a failed execute ($c)"
     grep '^fault' "fault-$c.txt"
 done
-# the dataflow of cyclic, phase and park: the failure in the 2nd message
-# (rank 0's first receive or send may be pending) and in the 5th (several
-# of each in flight); unit: in its first round and in later ones
-for c in cyclic phase park unit; do
+# the dataflow of cyclic, phase and park, and cycleshift's steps: the
+# failure in the 2nd message (rank 0's first receive or send may be
+# pending) and in the 5th (several of each in flight; cycleshift: later in
+# its one-at-a-time order); unit: in its first round and in later ones
+for c in cyclic phase park cycleshift unit; do
     grep -qx "$c" <<<"$COMPS" || continue
     nths="2 5"
     [ "$c" = unit ] && nths="2 30 100"

@@ -110,9 +110,9 @@ static int redist_base_register(mca_base_register_flag_t flags)
     ompi_redist_base_fault_post = 0;
     (void) mca_base_var_register("ompi", "redist", "base", "fault_post",
                                  "Testing only: the N-th message this process starts in unit's "
-                                 "rounds, in a run of plain moves of cyclic, phase or park, or in "
-                                 "cyclic's chained cycles (counted over all executes) fails as if "
-                                 "the PML were out of resources (0: never)",
+                                 "rounds, cycleshift's steps, a run of plain moves of cyclic, "
+                                 "phase or park, or cyclic's chained cycles (counted over all "
+                                 "executes) fails as if the PML were out of resources (0: never)",
                                  MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9,
                                  MCA_BASE_VAR_SCOPE_LOCAL, &ompi_redist_base_fault_post);
     for (i = 0; i < sizeof(pvars) / sizeof(pvars[0]); i++) {

@@ -94,9 +94,11 @@ static int cs_execute(ompi_redist_t *rd)
         case REDIST_CS_SEND:
         case REDIST_CS_SEND_STAGE: {
             int from_slot = REDIST_CS_SEND == l->v[i];
-            rc = MCA_PML_CALL(isend(from_slot ? ompi_redist_base_slot(rd, a) : stage,
-                                    rd->count, rd->type, from_slot ? b : a, 1,
-                                    MCA_PML_BASE_SEND_SYNCHRONOUS, rd->comm, req));
+            rc = ompi_redist_base_fault_hit()
+                     ? OMPI_ERR_OUT_OF_RESOURCE
+                     : MCA_PML_CALL(isend(from_slot ? ompi_redist_base_slot(rd, a) : stage,
+                                          rd->count, rd->type, from_slot ? b : a, 1,
+                                          MCA_PML_BASE_SEND_SYNCHRONOUS, rd->comm, req));
             if (OMPI_SUCCESS == rc) {
                 rc = ompi_redist_base_wait(rd, 1, req);
             }
@@ -104,8 +106,10 @@ static int cs_execute(ompi_redist_t *rd)
             break;
         }
         case REDIST_CS_RECV:
-            rc = MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, a), rd->count, rd->type, b, 1,
-                                    rd->comm, req));
+            rc = ompi_redist_base_fault_hit()
+                     ? OMPI_ERR_OUT_OF_RESOURCE
+                     : MCA_PML_CALL(irecv(ompi_redist_base_slot(rd, a), rd->count, rd->type, b,
+                                          1, rd->comm, req));
             if (OMPI_SUCCESS == rc) {
                 rc = ompi_redist_base_wait(rd, 1, req);
             }
