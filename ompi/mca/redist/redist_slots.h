@@ -138,7 +138,8 @@ static inline void redist_slots_chain_step(int pos, int len, int m, int w, int k
     *send_g = gs < m ? gs : -1;
     *recv_g = k >= 1 && gr < m ? gr : -1;
 }
-/* Group g's out slots (*cnt of them, in the order sent). */
+/* Group g's out slots (*cnt of them, in the order sent).  The caller
+ * checks once that the lists hold the cycle's n blocks. */
 const int *redist_slots_chain_out(const redist_slots_t *sl, int next, int n, int h, int g,
                                   int *cnt);
 /* Those slots' blocks have left (staged, or sent and complete). */

@@ -511,9 +511,10 @@ static void pv_check(const struct pvals *a, const struct pvals *b, const struct 
     size_t budget = (size_t) g->nb[rank] * stride / 16;
     size_t bound;
     const char *given = getenv("OMPI_MCA_redist_base_stage_bytes");
+    size_t set = NULL != given ? (size_t) strtoull(given, NULL, 0) : 0;
     budget = budget < ((size_t) 1 << 20) ? budget : ((size_t) 1 << 20);
-    if (NULL != given && strtoull(given, NULL, 0) > 0) {
-        budget = (size_t) strtoull(given, NULL, 0);
+    if (set > 0) {
+        budget = set;
     }
     budget = budget > 2 * stride ? budget : 2 * stride;
     bound = budget + 1024 * (size_t) (nprocs + g->nb[rank]) + 4096;

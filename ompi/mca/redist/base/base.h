@@ -40,7 +40,8 @@ extern unsigned long ompi_redist_base_stage_bytes;
 extern int ompi_redist_base_fault_post;   /* testing: fail the N-th message, once */
 /* Testing (redist_base_fault_post): whether the message about to start
  * is the one to fail; one count per process of every message of unit's
- * rounds and of the dataflow runs of cyclic, phase and park. */
+ * rounds, cycleshift's steps, the dataflow runs of cyclic, phase and
+ * park, and chained cycles. */
 int ompi_redist_base_fault_hit(void);
 extern const mca_redist_base_component_t *ompi_redist_base_default;
 const mca_redist_base_component_t *ompi_redist_base_find(const char *name);

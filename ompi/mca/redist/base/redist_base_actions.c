@@ -68,11 +68,11 @@ static int post_slots(ompi_redist_t *rd, const int *s, int cnt, int peer, int re
     void *buf;
     ompi_datatype_t *type = rd->type;
     size_t count;
-    for (i = 1; i < cnt && contig; i++) {
-        contig = s[i] == s[0] + i;
-    }
     if (ompi_redist_base_fault_hit()) {
         return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (i = 1; i < cnt && contig; i++) {
+        contig = s[i] == s[0] + i;
     }
     if (NULL == rd->block_type) {
         buf = ompi_redist_base_slot(rd, s[0]);

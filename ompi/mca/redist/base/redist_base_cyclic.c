@@ -380,10 +380,11 @@ int redist_cycleshift_order(int n, const int *base, const int *target,
     }
     /* cycles: stage one block, shift the rest, unstage */
     for (g = 0; g < total; g++) {
-        int v[3] = {REDIST_CS_STAGE, g - base[owner[g]], 0};
+        int v[3] = {REDIST_CS_STAGE, 0, 0};
         if (target[g] < 0 || target[g] == g || moved[g]) {
             continue;
         }
+        v[1] = g - base[owner[g]];
         emit(ctx, owner[g], v);
         cur = g;
         while ((src = inv[cur]) != g) {

@@ -276,9 +276,6 @@ int redist_slots_chain_land(redist_slots_t *sl, int next, int prev, int n, int h
     int cnt, i, c = 0;
     const int *s = redist_slots_chain_out(sl, next, n, h, g, &cnt);
     const int *in = sl->in_slot + sl->in_off[prev] + sl->in_next[prev] + g * h;
-    if (redist_slots_out_left(sl, next) < n || redist_slots_in_left(sl, prev) < n) {
-        return -1;
-    }
     for (i = 0; i < cnt; i++) {
         int t = in[i], l = t;
         if (REDIST_VACANT != sl->held[t]) {
