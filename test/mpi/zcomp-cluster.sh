@@ -14,7 +14,7 @@
 #     (int-50%zero as MPI_BYTE, which zcomp compresses with rle, fast
 #     enough that its compressed transfers show a faster path): compressed
 #     from the second message on the slow link, a raw probe that times the
-#     fast one within 5 messages, then raw once a compressed transfer has
+#     fast one within 2 messages (16 MB), then raw once a compressed transfer has
 #     measured the pipeline slower than that path, and once the link is slow again one
 #     timed raw message within the first 4, then compression: timed from
 #     the receiver's rendezvous ACK, its 16 MB lower the estimate at once.
@@ -106,8 +106,18 @@ d2=$(awk '$1 == "phase" && $2 == 2 {print $3}' shift.txt)
 # 2 of 5 runs on 5.0.7, rCCCpCCr and rCCCrrrC; 0 of 8 since)
 r0=${d0:1}; r0=${r0//[^r]/}
 [[ ${d0:1} =~ C ]] && [ ${#r0} -le 1 ] || fail "slow link (phase 0): $d0: not compressed from message 2 on"
-# fast: a raw probe within the first 5 messages times the faster path
-[[ ${d1:0:5} =~ p ]] || fail "fast link (phase 1): $d1: no probe in the first 5 messages"
+# fast: a raw probe within the first 2 messages times the faster path, and
+# the message after it goes raw: the decision follows within 16 MB (issue
+# 39).  The first compressed transfer on the faster link runs clearly
+# faster than its codec's earlier ones (its efficiency drops) or carries
+# its wire bytes faster than the last raw timing, and either sends the
+# next message as a probe (before 2026-12-02 a compressor that paced the
+# wire below that timing hid the change until the probe budget's turn:
+# CCCprrrr on 5.0.7); the risen estimate measures each codec's last
+# transfer again (before, it forgot their efficiencies and compressed
+# once more: pCrrrCrr, 4 runs of 4 on 4.1.4)
+[[ $d1 =~ ^C?p[rp] ]] ||
+    fail "fast link (phase 1): $d1: not a probe within the first 2 messages, then raw"
 grep -Eq 'path to peer 1: timed .*estimate raised, .* -> ([3-9][0-9][0-9]|[0-9]{4,})\.[0-9] MB/s' shift.txt ||
     fail "fast link (phase 1): no timed estimate of 300 MB/s or more"
 # ... and then raw: on this 2-core bed, where the codecs, TCP and both
@@ -121,7 +131,7 @@ grep -Eq 'path to peer 1: timed .*estimate raised, .* -> ([3-9][0-9][0-9]|[0-9]{
 # nothing to time)
 if [[ $d1 == *C* ]]; then
     awk '$1 == "phase" && $2 == 0 { on = 1 } $1 == "phase" && $2 == 1 { on = 0 } on' shift.txt |
-        grep -q 'path to peer 1: rle compressed .*pipeline efficiency' ||
+        grep -Eq 'path to peer 1: [a-z0-9]+ compressed .*pipeline efficiency' ||
         fail "fast link (phase 1): $d1: no compressed transfer timed for the pipeline's efficiency"
 fi
 r1=${d1:3}; r1=${r1//[^r]/}

@@ -86,6 +86,13 @@ typedef struct zc_peer_t {
      * time (0: not measured) and the estimate it was measured at */
     double eff[ZC_MAX_CANDIDATES], eff_bw[ZC_MAX_CANDIDATES];
     int since_recheck; /* messages sent raw because of eff since the last recheck */
+    /* per codec, its last timed compressed transfer (note_coded), to
+     * measure its eff again against a risen estimate (note_transfer) */
+    bool lc_valid[ZC_MAX_CANDIDATES];
+    int lc_cls[ZC_MAX_CANDIDATES], lc_bucket[ZC_MAX_CANDIDATES];
+    double lc_bytes[ZC_MAX_CANDIDATES], lc_secs[ZC_MAX_CANDIDATES];
+    bool eff_derived[ZC_MAX_CANDIDATES]; /* eff came from lc_*, not measured at eff_bw */
+    double eff_low[ZC_MAX_CANDIDATES]; /* the lowest sample since eff_bw (0: none) */
     bool zcomp;     /* it decodes marked messages of our wire version */
     size_t mark_room; /* largest marked payload ob1 sends eagerly to it */
 } zc_peer_t;
@@ -377,6 +384,12 @@ static zc_peer_t *zc_peer(ompi_communicator_t *comm, int dst)
     return p;
 }
 
+static double zc_speedup(const zc_cstat_t *s, double S, double B);
+/* the pipeline's efficiency (mca_pml_zcomp_note_coded) */
+#define ZC_EFF_MIN 0.5
+#define ZC_EFF_MAX 16.0
+#define ZC_EFF_SLACK 1.5
+
 /* The estimate of a path's delivered bandwidth, from the application's own
  * transfers, seen from the sender (the only side that decides).
  *
@@ -463,13 +476,43 @@ void mca_pml_zcomp_note_transfer(ompi_communicator_t *comm, int dst, size_t byte
         p->since_probe = 0; /* a timed transfer is as good as a probe */
     }
     for (int j = 0; j < ZC_MAX_CANDIDATES; j++) {
+        double sp;
         if (p->eff[j] > 0
             && (p->bw > p->eff_bw[j] * ZC_BW_TOLERANCE || p->bw * ZC_BW_TOLERANCE < p->eff_bw[j])) {
-            /* the pipeline's efficiency was measured on another path */
-            ZC_VERBOSE(5, "zcomp: path to peer %d: %s's pipeline efficiency, measured at "
-                       "%.1f MB/s, is forgotten", dst, j < mca_pml_zcomp.ncand
-                       ? mca_pml_zcomp.cand[j]->name : "?", p->eff_bw[j] / 1e6);
-            p->eff[j] = 0;
+            /* the pipeline's efficiency was measured at another estimate:
+             * the codec's last compressed transfer is measured again
+             * against the new one.  Forgotten, the model was back at its
+             * prediction and compressed one message more on a faster path
+             * (pCrrrrrr), or more than one after a probe that read far
+             * above the link was halved (CprCCCCC).  On a risen estimate
+             * that transfer ran on the faster path (maybe the one that
+             * showed it, note_coded) or on the slower one, which can only
+             * overstate eff where raw gained, until a recheck measures it.
+             * On a fallen one a transfer on the faster path understates
+             * it, so it counts at 1 at least: never more in favour of
+             * compression than forgetting it */
+            if (p->lc_valid[j]
+                && (sp = zc_speedup(&zc_classes[p->lc_cls[j]][p->lc_bucket[j]].c[j],
+                                    p->lc_bytes[j], p->bw)) > 0) {
+                double e = p->lc_secs[j] / (p->lc_bytes[j] / p->bw / sp);
+                if (p->bw < p->eff_bw[j] && e < 1.0) {
+                    e = 1.0;
+                }
+                e = e < ZC_EFF_MIN ? ZC_EFF_MIN : (e > ZC_EFF_MAX ? ZC_EFF_MAX : e);
+                ZC_VERBOSE(5, "zcomp: path to peer %d: %s's pipeline efficiency, measured at "
+                           "%.1f MB/s, is %.2f against the new estimate (its last transfer)",
+                           dst, mca_pml_zcomp.cand[j]->name, p->eff_bw[j] / 1e6, e);
+                p->eff[j] = e;
+                p->eff_bw[j] = p->bw;
+                p->eff_derived[j] = true;
+                p->eff_low[j] = 0;
+            } else {
+                ZC_VERBOSE(5, "zcomp: path to peer %d: %s's pipeline efficiency, measured at "
+                           "%.1f MB/s, is forgotten", dst, j < mca_pml_zcomp.ncand
+                           ? mca_pml_zcomp.cand[j]->name : "?", p->eff_bw[j] / 1e6);
+                p->eff[j] = 0;
+                p->eff_low[j] = 0;
+            }
             p->since_recheck = 0;
         }
     }
@@ -562,9 +605,6 @@ static bool zc_probe(zc_peer_t *peer, size_t bytes, double B, double speedup, bo
  * raw is compressed anyway (a recheck): one slow sample, a core taken
  * away for a while, must not keep compression off for good.  Under the
  * model lock. */
-#define ZC_EFF_MIN 0.5
-#define ZC_EFF_MAX 16.0
-#define ZC_EFF_SLACK 1.5
 static int zc_cand_index(const opal_compress_codec_t *c);
 
 static inline double zc_eff(const zc_peer_t *peer, int j)
@@ -577,7 +617,8 @@ void mca_pml_zcomp_note_coded(ompi_communicator_t *comm, int dst, const zc_decis
                               size_t bytes, size_t steady, double secs)
 {
     zc_peer_t *p;
-    double e, old;
+    double e, old, whole;
+    bool faster;
     int j;
     if (mca_pml_zcomp.p.path_bandwidth > 0 || !(secs > 0) || !(d->pred > 0) || !zc_peers_ready
         || bytes < ZC_XFER_MIN || 0 == steady) {
@@ -592,18 +633,42 @@ void mca_pml_zcomp_note_coded(ompi_communicator_t *comm, int dst, const zc_decis
         return;
     }
     /* the whole message's time at the steady part's pace */
-    e = secs * ((double) bytes / (double) steady) / d->pred;
+    whole = secs * ((double) bytes / (double) steady);
+    e = whole / d->pred;
     e = e < ZC_EFF_MIN ? ZC_EFF_MIN : (e > ZC_EFF_MAX ? ZC_EFF_MAX : e);
     OPAL_THREAD_LOCK(&zc_model_lock);
     old = p->eff[j];
-    p->eff[j] = old > 0 ? sqrt(old * e) : e;
+    /* ZC_BW_TOLERANCE faster than any of this codec's measured transfers
+     * at the same estimate: the codec did not speed up, so the path did,
+     * by an amount only a raw transfer can tell.  Probe with the next
+     * message, within one message of the change, where a compressor that
+     * paces the wire below the last raw timing hides the faster path from
+     * the lower bounds (zcomp-cluster: CCCprrrr).  Against the lowest
+     * sample, so that one disturbed transfer does not make the next
+     * ordinary one look fast */
+    faster = p->eff_low[j] > 0 && e * ZC_BW_TOLERANCE < p->eff_low[j] && !p->probe_now;
+    if (faster) {
+        p->probe_now = true;
+    }
+    if (0 == p->eff_low[j] || e < p->eff_low[j]) {
+        p->eff_low[j] = e;
+    }
+    p->lc_valid[j] = true;
+    p->lc_cls[j] = d->cls;
+    p->lc_bucket[j] = d->bucket;
+    p->lc_bytes[j] = (double) bytes;
+    p->lc_secs[j] = whole;
+    /* a derived eff is a bound, not a sample: the first measured one replaces it */
+    p->eff[j] = old > 0 && !p->eff_derived[j] ? sqrt(old * e) : e;
+    p->eff_derived[j] = false;
     p->eff_bw[j] = zc_load_d(&p->bw);
     p->since_recheck = 0;
     e = p->eff[j];
     OPAL_THREAD_UNLOCK(&zc_model_lock);
     ZC_VERBOSE(5, "zcomp: path to peer %d: %s compressed %zu B in %.4f s (steady part), "
-               "predicted %.4f s for all: pipeline efficiency %.2f -> %.2f", dst, d->codec->name,
-               bytes, secs, d->pred, old, e);
+               "predicted %.4f s for all: pipeline efficiency %.2f -> %.2f%s", dst,
+               d->codec->name, bytes, secs, d->pred, old, e,
+               faster ? " (faster than before: probe the path)" : "");
 }
 
 /* ---------------------------------------------------------------- codec stats */
