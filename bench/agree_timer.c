@@ -6,7 +6,7 @@
  * 0012 takes (issue 35), measured inside the call instead of by paired
  * runs, whose noise on a 2-core VM is far above 1 %.  An LD_PRELOAD shim:
  *
- *   mpicc -O2 -Wall -shared -fPIC -o agree_timer.so bench/agree_timer.c -ldl
+ *   mpicc -O2 -Wall -Itest/common -shared -fPIC -o agree_timer.so bench/agree_timer.c -ldl
  *   mpirun -x LD_PRELOAD=$PWD/agree_timer.so -np 2 --mca io ompio \
  *          --mca fcoll vulcan ./fcoll_matrix /dev/shm/f rows 7 same
  *
@@ -61,6 +61,8 @@
 #include <sys/uio.h>
 #include <time.h>
 
+#include "check.h"
+
 enum { OP_WRITE, OP_READ, NOPS };
 static const char *op_name[NOPS] = {"write", "read"};
 
@@ -78,13 +80,6 @@ static size_t nrecs[NOPS], caprecs[NOPS];
 static int depth;
 static double cur_agree, cur_nagree;
 static long outside_agree;  /* agreements outside any timed call */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 static void record(int op, double call)
 {
@@ -157,9 +152,9 @@ int mca_common_ompio_agree_error(void *fh, int ret, void *status)
     if (NULL == real) {
         real = (int (*)(void *, int, void *)) real_sym("mca_common_ompio_agree_error");
     }
-    t0 = now();
+    t0 = test_now();
     rc = real(fh, ret, status);
-    agreed(now() - t0);
+    agreed(test_now() - t0);
     return rc;
 }
 
@@ -173,28 +168,28 @@ int mca_common_ompio_agree_read(void *fh, int ret, bool met_eof, const struct io
         real = (int (*)(void *, int, bool, const struct iovec *, int, void *))
             real_sym("mca_common_ompio_agree_read");
     }
-    t0 = now();
+    t0 = test_now();
     rc = real(fh, ret, met_eof, iov, iov_count, status);
-    agreed(now() - t0);
+    agreed(test_now() - t0);
     return rc;
 }
 
 /* ---- the collective calls (MPI profiling interface) ---- */
 
-#define TIMED(op, call)                         \
-    do {                                        \
-        double t0;                              \
-        int rc;                                 \
-        if (depth > 0) {                        \
-            return call;                        \
-        }                                       \
-        depth++;                                \
-        cur_agree = cur_nagree = 0;             \
-        t0 = now();                             \
-        rc = call;                              \
-        record(op, now() - t0);                 \
-        depth--;                                \
-        return rc;                              \
+#define TIMED(op, call) \
+    do { \
+        double t0; \
+        int rc; \
+        if (depth > 0) { \
+            return call; \
+        } \
+        depth++; \
+        cur_agree = cur_nagree = 0; \
+        t0 = test_now(); \
+        rc = call; \
+        record(op, test_now() - t0); \
+        depth--; \
+        return rc; \
     } while (0)
 
 int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dt, MPI_Status *st)
@@ -221,22 +216,6 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset off, void *buf, int count, MPI_
 
 /* ---- the report ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-/* sorts v */
-static double median(double *v, size_t n)
-{
-    if (0 == n) {
-        return 0;
-    }
-    qsort(v, n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void report(int op, int rank, int np)
 {
     long n = (long) nrecs[op], lo, hi;
@@ -257,20 +236,16 @@ static void report(int op, int rank, int np)
         return;
     }
     if (0 == rank) {
-        all = malloc((size_t) np * n * 3 * sizeof(double) + 1);
+        all = xmalloc((size_t) np * n * 3 * sizeof(double) + 1);
     }
     PMPI_Gather(recs[op], (int) (n * 3), MPI_DOUBLE, all, (int) (n * 3), MPI_DOUBLE, 0,
                 MPI_COMM_WORLD);
     if (0 != rank) {
         return;
     }
-    cmax = malloc(n * sizeof(double) + 1);
-    amin = malloc(n * sizeof(double) + 1);
-    amax = malloc(n * sizeof(double) + 1);
-    if (NULL == all || NULL == cmax || NULL == amin || NULL == amax) {
-        fprintf(stderr, "agree_timer: out of memory\n");
-        abort();
-    }
+    cmax = xmalloc(n * sizeof(double) + 1);
+    amin = xmalloc(n * sizeof(double) + 1);
+    amax = xmalloc(n * sizeof(double) + 1);
     for (i = 0; i < n; i++) {
         rec_t *x = (rec_t *) all + i;  /* rank 0's call i */
         cmax[i] = x->call;
@@ -283,12 +258,12 @@ static void report(int op, int rank, int np)
             nag += x->nagree;
         }
     }
-    callm = median(cmax, n);
-    agm = median(amin, n);
+    callm = test_median_mean(cmax, (int) n);
+    agm = test_median_mean(amin, (int) n);
     printf("AGREE_TIMER op=%s np=%d calls=%ld call_ms=%.3f agree_us=%.2f share_pct=%.3f "
            "agree_max_us=%.2f agreements=%.0f\n",
            op_name[op], np, n, callm * 1e3, agm * 1e6, callm > 0 ? 100 * agm / callm : 0.0,
-           median(amax, n) * 1e6, nag);
+           test_median_mean(amax, (int) n) * 1e6, nag);
     free(all);
     free(cmax);
     free(amin);

@@ -47,7 +47,7 @@ cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
 W=$(mktemp -d /dev/shm/fcoll-agree-share.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 "$PREFIX/bin/mpicc" -O2 -Wall -I"$TOP/test/common" -o "$W/fm" "$TOP/bench/fcoll_matrix.c"
-"$PREFIX/bin/mpicc" -O2 -Wall -shared -fPIC -o "$W/agree_timer.so" "$TOP/bench/agree_timer.c" -ldl
+"$PREFIX/bin/mpicc" -O2 -Wall -I"$TOP/test/common" -shared -fPIC -o "$W/agree_timer.so" "$TOP/bench/agree_timer.c" -ldl
 echo "== the error agreement's share of OMPIO's collective calls: $("$PREFIX/bin/ompi_info" --version | head -n 1) at $PREFIX"
 echo "   MB=$MB MiB a call, REPS=$REPS calls a run, file in /dev/shm, $cores cores"
 printf '%-4s %-13s %-10s %10s %10s %8s %10s %10s %8s\n' np component pattern "write ms" "agree us" "share %" \
