@@ -2,8 +2,11 @@
  * Copyright (c) 2026 The ompi-research-components authors.
  * SPDX-License-Identifier: BSD-3-Clause
  *
- * Instructions of one ob1 peer lookup (mca_pml_ob1_peer_get, inline in
- * pml_ob1_comm.h) by the form of a communicator's peer table, counted under
+ * Instructions of one ob1 peer lookup (mca_pml_ob1_peer_lookup, inline in
+ * pml_ob1_comm.h, as the send and matching paths call it; with patch 0036
+ * a lookup past slot 0 on a communicator without a flat table also counts
+ * down to its promotion, which never comes here) by the form of a
+ * communicator's peer table, counted under
  * callgrind by bench/ob1_lookup.sh: the lookups rank 5 of a 16-rank
  * communicator makes in an 8-byte allreduce by recursive doubling (partners
  * 4, 7, 1, 13) and a ring round (4, 6), each peer once per iteration.
@@ -26,6 +29,7 @@
 #include <string.h>
 
 static mca_pml_ob1_comm_t comm;
+static ompi_communicator_t ocomm;
 static mca_pml_ob1_comm_proc_t entry[16];
 static const int peers[] = {4, 6, 7, 1, 13};
 static int npeers = 5;
@@ -35,9 +39,22 @@ void __attribute__((noinline)) loop(int n)
 {
     for (int it = 0; it < n; it++) {
         for (int k = 0; k < npeers; k++) {
-            sink = mca_pml_ob1_peer_get(&comm, peers[k]);
+            sink = mca_pml_ob1_peer_lookup(&ocomm, peers[k]);
         }
     }
+}
+
+/* every peer looked up has its entry, and the count never runs out */
+mca_pml_ob1_comm_proc_t *mca_pml_ob1_peer_create(struct ompi_communicator_t *c, int rank)
+{
+    (void) c;
+    fprintf(stderr, "ob1_lookup: rank %d has no entry\n", rank);
+    exit(1);
+}
+
+void mca_pml_ob1_peer_promote(mca_pml_ob1_comm_t *p)
+{
+    p->hot_left = UINT32_MAX;
 }
 
 int main(int argc, char **argv)
@@ -46,6 +63,8 @@ int main(int argc, char **argv)
     int n = argc > 2 ? atoi(argv[2]) : 1000;
 
     comm.num_procs = 16;
+    comm.hot_left = UINT32_MAX;
+    ocomm.c_pml_comm = (struct mca_pml_comm_t *) &comm;
     for (int i = 0; i < MCA_PML_OB1_PEER_SLOTS; i++) {
         comm.slot_rank[i] = UINT32_MAX;
     }

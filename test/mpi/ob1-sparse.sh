@@ -30,7 +30,7 @@
 #    one-chunk communicators flat, the default, runs in
 #    mpich-grpmap-sets.sh's comm/ and topo/).
 . "$TEST_LIB"
-needs patch:0005 patch:0029
+needs patch:0005 patch:0029 patch:0036
 "$PREFIX/bin/ompi_info" --param pml ob1 --level 9 >info.txt 2>&1
 assert_grep 'sparse_peers_min' info.txt "ompi_info does not show pml_ob1_sparse_peers_min"
 assert_grep 'two-level table' info.txt "pml_ob1_sparse_peers_min has no help text"
@@ -43,29 +43,39 @@ assert_grep 'parameter "pml_ob1_sparse_hash_peers" \(current value: "16", data s
     "pml_ob1_sparse_hash_peers's default is not 16"
 
 build_mpi "$TOP/test/mpi/src/ob1_sparse.c" ob1_sparse -lpthread
-assert_grep 'parameter "pml_ob1_sparse_hash_comms" \(current value: "64", data source: default' info.txt \
-    "pml_ob1_sparse_hash_comms's default is not 64"
-# H (pml_ob1_sparse_hash_peers): 16, the default (5 and 10 ranks: a hash,
-# grown once at 10); 4, no hash (the table at the fifth peer); 5, a hash
-# of one peer, then the table.  C (pml_ob1_sparse_hash_comms): 0, the hash
-# whatever the number of communicators; 64, the default: a process of this
-# program has fewer, so no hash (the program expects H 4); 3: it has more
+assert_grep 'parameter "pml_ob1_sparse_hash_comms" \(current value: "0", data source: default' info.txt \
+    "pml_ob1_sparse_hash_comms's default is not 0"
+assert_grep 'parameter "pml_ob1_sparse_hot_lookups" \(current value: "16", data source: default' info.txt \
+    "pml_ob1_sparse_hot_lookups's default is not 16"
+# H (pml_ob1_sparse_hash_peers): 16, the default (chunked, 5 and 10
+# ranks: a hash, grown once at 10; sparse, one chunk: at this size a flat
+# table is smaller than the hash, so the table at the fifth peer, patch
+# 0036); 4, no hash (the table at the fifth peer); 5, a hash of one peer,
+# then the table.  C (pml_ob1_sparse_hash_comms): 0, the hash whatever the
+# number of communicators (the default); 64: a process of this program
+# has fewer, so no hash (the program expects H 4); 3: it has more.  The
+# compact forms are measured with pml_ob1_sparse_hot_lookups 0; "hot"
+# (patch 0036, on the two-level path) with its default, 16: busy
+# communicators get the flat table beside their compact form, and a pair
+# may.
 for run in "2 sparse 16 0" "2 chunked 16 0" "2 flat 16 0" "5 sparse 16 0" "5 chunked 4 0" "5 flat 16 0" \
-           "7 sparse 5 0" "7 chunked 5 0" "10 sparse 16 0" "5 sparse 16 64:4" "5 sparse 16 3"; do
+           "7 sparse 5 0" "7 chunked 5 0" "10 sparse 16 0" "10 chunked 16 0" "5 sparse 16 64:4" \
+           "5 chunked 16 64:4" "5 chunked 16 3" "5 hot 16 0" "7 hot 5 0" "10 hot 16 0"; do
     set -- $run
     np=$1 mode=$2 h=$3 c=${4%:*} want=${4#*:} out="$2-$1-$3-${4%:*}.txt"
     [ "$want" = "$4" ] && want=$h
     min=0; [ $mode = flat ] && min=-1
-    one=1; [ $mode = chunked ] && one=0
+    case $mode in chunked|hot) one=0 ;; *) one=1 ;; esac
+    hot=(--mca pml_ob1_sparse_hot_lookups 0); [ $mode = hot ] && hot=()
     run_to 180 "$out" -np $np --mca pml ob1 --mca pml_ob1_sparse_peers_min $min \
         --mca pml_ob1_sparse_flat_one_chunk $one --mca pml_ob1_sparse_hash_peers $h \
-        --mca pml_ob1_sparse_hash_comms $c \
+        --mca pml_ob1_sparse_hash_comms $c "${hot[@]}" \
         ./ob1_sparse $mode $want || { tail -20 "$out"; fail "ob1_sparse $mode (H $h, C $c) on $np ranks"; }
     assert_grep "^ob1_sparse $mode $want: $np ranks, .*: ok" "$out" "no result from ob1_sparse $mode (H $h, C $c) on $np ranks"
     cat "$out"
 done
 # more than the largest value: the largest is used, and a message says so
-OMPI_MCA_pml_ob1_sparse_hash_peers=5000 run_to 60 big.txt -np 2 --mca pml ob1 --mca pml_ob1_sparse_hash_comms 0 \
+OMPI_MCA_pml_ob1_sparse_hash_peers=5000 run_to 60 big.txt -np 2 --mca pml ob1 --mca pml_ob1_sparse_hot_lookups 0 \
     ./ob1_sparse sparse 1024 \
     || { tail -20 big.txt; fail "ob1_sparse with pml_ob1_sparse_hash_peers 5000"; }
 assert_grep 'pml_ob1_sparse_hash_peers is larger than ob1 allows' big.txt "no message for pml_ob1_sparse_hash_peers 5000"

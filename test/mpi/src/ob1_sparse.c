@@ -12,9 +12,17 @@
  *                         24 + 12k bytes for capacity k, a power of 2 at
  *                         least 16 and twice the peers, every capacity made
  *                         on the way kept), then one pointer per member
- *                         (n <= 256 here) besides;
+ *                         (n <= 256 here) besides; the table at once where
+ *                         it is no larger than the hashes (patch 0036: up to
+ *                         27 members, which this program's runs have);
  *   ob1_sparse chunked H  the same, with the two-level table past the hash:
  *                         one pointer per 256 ranks and a 256-entry chunk.
+ *   ob1_sparse hot H      chunked, where a communicator that has looked its
+ *                         peers up 16 times a member past its first slot
+ *                         (pml_ob1_sparse_hot_lookups, its default) and has
+ *                         no table gets one pointer per member as well, and
+ *                         allocates nothing more for new peers; the other
+ *                         modes run with pml_ob1_sparse_hot_lookups 0.
  * A communicator of 2 members never has a table; a duplicate of the world
  * has one once every peer was contacted, if the world has more than 4 ranks.
  * Around it, traffic a sparse table must not change: a ring with named and
@@ -34,27 +42,36 @@
 #define NTHREADS 4
 #define ROUNDS 200
 
-static int rank, size, hash_peers, chunked;
+static int rank, size, hash_peers, chunked, hot;
 
 /* Heap bytes of a sparse communicator's peer table once it has contacted
  * `peers` distinct peers (its size is `size`). */
 static unsigned long long want(int peers)
 {
-    unsigned long long b = 0;
-    int h = peers < hash_peers ? peers : hash_peers;
+    unsigned long long b = 0, k = 0;
     if (peers <= 4) {
         return 0;
     }
-    if (h > 4) {
-        unsigned long long k = 16;
-        b += 24 + 12 * k;
-        while (k < 2ull * h) {  /* grown when it would be more than half full */
-            k *= 2;
-            b += 24 + 12 * k;
+    /* the p-th peer (5 <= p <= hash_peers) goes into the hash, made or
+     * grown to twice its capacity when it would be more than half full;
+     * unless (one-chunk table) a flat table is no larger than every hash
+     * made so far and the new one together (patch 0036): then the table */
+    for (int p = 5; p <= peers; p++) {
+        unsigned long long nk = 16;
+        if (p > hash_peers) {
+            return b + (chunked ? 8 + 8 * 256 : 8ull * size);
         }
-    }
-    if (peers > hash_peers) {
-        b += chunked ? 8 + 8 * 256 : 8ull * size;
+        if (2ull * p <= k) {
+            continue;
+        }
+        while (nk < 2ull * p) {
+            nk *= 2;
+        }
+        if (!chunked && 8ull * size <= b + 24 + 12 * nk) {
+            return b + 8ull * size;
+        }
+        b += 24 + 12 * nk;
+        k = nk;
     }
     return b;
 }
@@ -99,6 +116,19 @@ static void ring(MPI_Comm comm, int salt)
                   "round %d: word %d is %d (salt %d)", r, i, in[i], salt);
         }
     }
+}
+
+/* Whether a promoted communicator's bytes are the flat table of its size
+ * beside the compact form it had when promoted (some number of peers
+ * contacted, at most hash_peers, so no table of its own). */
+static int promoted_from_compact(unsigned long long b, int n)
+{
+    for (int p = 0; p <= n && p <= hash_peers; p++) {
+        if (b == want(p) + 8ull * n) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Every peer by name on comm, tag t (0 <= t < 1000). */
@@ -164,11 +194,14 @@ int main(int argc, char **argv)
 
     CHECK(argc == 3
               && (0 == strcmp(argv[1], "flat") || 0 == strcmp(argv[1], "sparse")
-                  || 0 == strcmp(argv[1], "chunked")),
-          "usage: ob1_sparse flat|sparse|chunked H  (chunked: pml_ob1_sparse_flat_one_chunk false; "
+                  || 0 == strcmp(argv[1], "chunked") || 0 == strcmp(argv[1], "hot")),
+          "usage: ob1_sparse flat|sparse|chunked|hot H  (chunked: pml_ob1_sparse_flat_one_chunk false; "
           "H: pml_ob1_sparse_hash_peers)");
     sparse = 0 != strcmp(argv[1], "flat");
     chunked = 0 == strcmp(argv[1], "chunked");
+    hot = 0 == strcmp(argv[1], "hot");
+    /* hot runs on the two-level path, where the hash is made at any size */
+    chunked = chunked || hot;
     hash_peers = atoi(argv[2]);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &tprov);
@@ -205,6 +238,13 @@ int main(int argc, char **argv)
     if (!sparse) {
         CHECK(after == before, "flat table changed size: %llu -> %llu", before, after);
     }
+    if (hot) {
+        /* 200 rounds, one of the two neighbours past slot 0 (3+ ranks):
+         * at least 200 counted lookups, 16 a member up to 12 ranks */
+        CHECK(size < 3 || size > 12 || promoted_from_compact(after, size),
+              "a ring of 200 rounds on %d ranks left a %llu-byte table, not a flat one beside its "
+              "compact form", size, after);
+    }
 
     /* Pairs (and a single rank left over): at most 2 peers, all in slots,
      * whatever their collectives did. */
@@ -215,7 +255,9 @@ int main(int argc, char **argv)
     if (sparse) {
         int psize;
         MPI_Comm_size(pair, &psize);
-        CHECK(pair_bytes == 0, "a communicator of %d members has a %llu-byte table after a ring "
+        /* hot: a peer found in slot 1 counts, and a pair is soon busy */
+        CHECK(pair_bytes == 0 || (hot && pair_bytes == 8ull * psize),
+              "a communicator of %d members has a %llu-byte table after a ring "
               "(its 2 peers fit in its slots)", psize, pair_bytes);
     }
     MPI_Comm_free(&pair);
@@ -224,10 +266,16 @@ int main(int argc, char **argv)
      * of the peers in slots. */
     pending_then_table(dup);
     ring(dup, 3);
-    after = table_bytes(idx, dup);
-    if (sparse) {
-        CHECK(after == want(size), "sparse table after contact with all %d ranks: %llu bytes, expected %llu",
-              size, after, want(size));
+    if (hot) {
+        unsigned long long promoted = after;
+        after = table_bytes(idx, dup);
+        CHECK(size < 3 || size > 12 || after == promoted,
+              "a promoted table grew from %llu to %llu bytes on contact with every peer", promoted, after);
+    } else {
+        after = table_bytes(idx, dup);
+        CHECK(!sparse || after == want(size),
+              "sparse table after contact with all %d ranks: %llu bytes, expected %llu", size, after,
+              want(size));
     }
 
     /* Concurrent first contact on fresh duplicates. */
@@ -260,10 +308,16 @@ int main(int argc, char **argv)
         {
             unsigned long long b = table_bytes(idx, shared);
             unsigned long long w = !sparse ? 8ull * size : want(size);
-            CHECK(b == w, "shared duplicate after 4 threads' first contact: %llu bytes, expected %llu",
-                  b, w);
+            CHECK(b == w || (hot && b == w + 8ull * size),
+                  "shared duplicate after 4 threads' first contact: %llu bytes, expected %llu", b, w);
         }
         ring(shared, 4);
+        if (hot && size >= 3 && size <= 12) {
+            /* past H peers it has its own flat table: nothing to promote */
+            unsigned long long b = table_bytes(idx, shared);
+            unsigned long long w = want(size) + (size > hash_peers ? 0 : 8ull * size);
+            CHECK(b == w, "shared duplicate after a ring of 200 rounds: %llu bytes, expected %llu", b, w);
+        }
         MPI_Comm_free(&shared);
     }
     MPI_Comm_free(&dup);
