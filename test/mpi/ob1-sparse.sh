@@ -59,7 +59,7 @@ assert_grep 'parameter "pml_ob1_sparse_hot_lookups" \(current value: "16", data 
 # communicators get the flat table beside their compact form, and a pair
 # may.
 for run in "2 sparse 16 0" "2 chunked 16 0" "2 flat 16 0" "5 sparse 16 0" "5 chunked 4 0" "5 flat 16 0" \
-           "7 sparse 5 0" "7 chunked 5 0" "10 sparse 16 0" "10 chunked 16 0" "5 sparse 16 64:4" \
+           "7 sparse 5 0" "7 chunked 5 0" "10 sparse 16 0" "10 chunked 16 0" \
            "5 chunked 16 64:4" "5 chunked 16 3" "5 hot 16 0" "7 hot 5 0" "10 hot 16 0"; do
     set -- $run
     np=$1 mode=$2 h=$3 c=${4%:*} want=${4#*:} out="$2-$1-$3-${4%:*}.txt"
