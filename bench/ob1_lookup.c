@@ -9,13 +9,14 @@
  * communicator's peer table, counted under
  * callgrind by bench/ob1_lookup.sh: the lookups rank 5 of a 16-rank
  * communicator makes in an 8-byte allreduce by recursive doubling (partners
- * 4, 7, 1, 13) and a ring round (4, 6), each peer once per iteration.
+ * 4, 7, 1, 13) and a ring round (4, 6), each peer once per iteration, and
+ * with a sixth peer (9) for the forms past the slots.
  *
- *   ob1_lookup flat N      the flat table (stock, or past the hash)
- *   ob1_lookup hash N      4 peers in slots, all 5 in the hash (patch 0035)
- *   ob1_lookup chunked N   4 peers in slots, all 5 in the two-level table
- *   ob1_lookup flat4 N     the first 4 peers only, in the flat table
- *   ob1_lookup slots N     the first 4 peers only, in the slots (patch 0029)
+ *   ob1_lookup flat N      the 5 peers in the flat table (stock)
+ *   ob1_lookup slots N     the 5 peers in the slots (patches 0029, 0037)
+ *   ob1_lookup flat6 N     the 6 peers in the flat table (stock, or promoted)
+ *   ob1_lookup hash N      5 peers in slots, all 6 in the hash (patch 0035)
+ *   ob1_lookup chunked N   5 peers in slots, all 6 in the two-level table
  * N iterations (default 1000).
  *
  * The tables are laid out here as pml_ob1_comm.c lays them out (the hash by
@@ -31,8 +32,8 @@
 static mca_pml_ob1_comm_t comm;
 static ompi_communicator_t ocomm;
 static mca_pml_ob1_comm_proc_t entry[16];
-static const int peers[] = {4, 6, 7, 1, 13};
-static int npeers = 5;
+static const int peers[] = {4, 6, 7, 1, 13, 9};
+static int npeers = 6;
 void *volatile sink;
 
 void __attribute__((noinline)) loop(int n)
@@ -68,16 +69,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < MCA_PML_OB1_PEER_SLOTS; i++) {
         comm.slot_rank[i] = UINT32_MAX;
     }
-    if (0 == strcmp(form, "flat4") || 0 == strcmp(form, "slots")) {
-        npeers = 4;
+    if (0 == strcmp(form, "flat") || 0 == strcmp(form, "slots")) {
+        npeers = 5;
     }
-    if (0 == strcmp(form, "flat") || 0 == strcmp(form, "flat4")) {
+    if (0 == strcmp(form, "flat") || 0 == strcmp(form, "flat6")) {
         comm.procs = calloc(16, sizeof(*comm.procs));
         for (int k = 0; k < npeers; k++) {
             comm.procs[peers[k]] = &entry[peers[k]];
         }
     } else if (0 == strcmp(form, "hash") || 0 == strcmp(form, "chunked") || 0 == strcmp(form, "slots")) {
-        for (int i = 0; i < MCA_PML_OB1_PEER_SLOTS; i++) {
+        for (int i = 0; i < MCA_PML_OB1_PEER_SLOTS && i < npeers; i++) {
             comm.slot_rank[i] = peers[i];
             comm.slot_proc[i] = &entry[peers[i]];
         }
@@ -106,7 +107,7 @@ int main(int argc, char **argv)
             }
         }
     } else {
-        fprintf(stderr, "usage: ob1_lookup flat|hash|chunked|flat4|slots [N]\n");
+        fprintf(stderr, "usage: ob1_lookup flat|slots|flat6|hash|chunked [N]\n");
         return 2;
     }
     loop(n);

@@ -3,8 +3,9 @@
 # Copyright (c) 2026 The ompi-research-components authors.
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# Instructions per ob1 peer lookup by the form of the peer table (flat,
-# hash of patch 0035, two-level; 4 peers: flat, slots of patch 0029), counted by callgrind over
+# Instructions per ob1 peer lookup by the form of the peer table (5 peers:
+# flat, the slots of patches 0029 and 0037; 6 peers: flat, the hash of
+# patch 0035, two-level), counted by callgrind over
 # bench/ob1_lookup.c's loop, which includes the patched pml_ob1_comm.h of
 # the 4.1.4 build tree: (count for N2 iterations - count for N1) /
 # ((N2 - N1) * lookups an iteration), the loop's own instructions included (about 6
@@ -30,10 +31,10 @@ count() {
     awk '/^summary:/ {print $2}' "$work/cg"
 }
 printf '%-8s %12s %10s\n' form "instr/lookup" "vs flat"
-for form in flat hash chunked flat4 slots; do
-    k=5; case $form in flat4|slots) k=4 ;; esac
+for form in flat slots flat6 hash chunked; do
+    k=6; case $form in flat|slots) k=5 ;; esac
     a=$(count $form "$N1"); b=$(count $form "$N2")
     v=$(awk -v a="$a" -v b="$b" -v n=$((k * (N2 - N1))) 'BEGIN {printf "%.2f", (b - a) / n}')
-    case $form in flat|flat4) flat=$v ;; esac
+    case $form in flat|flat6) flat=$v ;; esac
     printf '%-8s %12s %+10.2f\n' $form "$v" "$(awk -v v="$v" -v f="$flat" 'BEGIN {print v - f}')"
 done

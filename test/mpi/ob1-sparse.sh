@@ -4,21 +4,21 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # ob1's sparse peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch,
-# 0029-ob1-peer-slots.patch and 0035-ob1-peer-hash.patch,
+# 0029-ob1-peer-slots.patch, 0035-ob1-peer-hash.patch, 0036 and 0037,
 # MCA variables pml_ob1_sparse_peers_min and pml_ob1_sparse_hash_peers):
 #  - ompi_info shows the variables with their help text;
 #  - ompi_info's defaults are 0 (every communicator sparse) and 16;
 #  - test/mpi/src/ob1_sparse.c on 2 to 10 ranks, with every communicator
-#    sparse (0: the first 4 peers contacted in slots, then a hash of the
+#    sparse (0: the first 5 peers contacted in slots, then a hash of the
 #    peers contacted up to pml_ob1_sparse_hash_peers of them, grown by
 #    doubling, then a flat table of the communicator's size; the hash
 #    only with pml_ob1_sparse_hash_comms communicators or more), sparse on
 #    the two-level path at this scale too (pml_ob1_sparse_flat_one_chunk
-#    false: 256-entry chunks), without a hash (4) and none sparse (-1):
+#    false: 256-entry chunks), without a hash (5) and none sparse (-1):
 #    the table's bytes as the communicator-bound pvar
-#    pml_ob1_peer_table_bytes reports them (none while at most 4 peers
-#    were contacted: a 2-member split after a ring, a duplicate on 2
-#    ranks; a hash or the table once 5 were; flat: 8 per member), a ring with named
+#    pml_ob1_peer_table_bytes reports them (none while at most 5 peers
+#    were contacted: a 2-member split after a ring, a duplicate on 2 or 5
+#    ranks; a hash or the table once 6 were; flat: 8 per member), a ring with named
 #    and wildcard receives and a wildcard probe, a message left unexpected
 #    in a slot while the table is made, 4 threads making first contact at
 #    once on their own duplicates and then on one shared duplicate (slots
@@ -30,7 +30,7 @@
 #    one-chunk communicators flat, the default, runs in
 #    mpich-grpmap-sets.sh's comm/ and topo/).
 . "$TEST_LIB"
-needs patch:0005 patch:0029 patch:0036
+needs patch:0005 patch:0029 patch:0036 patch:0037
 "$PREFIX/bin/ompi_info" --param pml ob1 --level 9 >info.txt 2>&1
 assert_grep 'sparse_peers_min' info.txt "ompi_info does not show pml_ob1_sparse_peers_min"
 assert_grep 'two-level table' info.txt "pml_ob1_sparse_peers_min has no help text"
@@ -47,20 +47,21 @@ assert_grep 'parameter "pml_ob1_sparse_hash_comms" \(current value: "0", data so
     "pml_ob1_sparse_hash_comms's default is not 0"
 assert_grep 'parameter "pml_ob1_sparse_hot_lookups" \(current value: "16", data source: default' info.txt \
     "pml_ob1_sparse_hot_lookups's default is not 16"
-# H (pml_ob1_sparse_hash_peers): 16, the default (chunked, 5 and 10
+# H (pml_ob1_sparse_hash_peers): 16, the default (chunked, 6 and 10
 # ranks: a hash, grown once at 10; sparse, one chunk: at this size a flat
-# table is smaller than the hash, so the table at the fifth peer, patch
-# 0036); 4, no hash (the table at the fifth peer); 5, a hash of one peer,
-# then the table.  C (pml_ob1_sparse_hash_comms): 0, the hash whatever the
+# table is smaller than the hash, so the table at the sixth peer, patch
+# 0036); 5, no hash (the table at the sixth peer); 6, a hash of one peer,
+# then the table.  On 5 ranks every peer fits in the 5 slots (patch
+# 0037).  C (pml_ob1_sparse_hash_comms): 0, the hash whatever the
 # number of communicators (the default); 64: a process of this program
-# has fewer, so no hash (the program expects H 4); 3: it has more.  The
+# has fewer, so no hash (the program expects H 5); 3: it has more.  The
 # compact forms are measured with pml_ob1_sparse_hot_lookups 0; "hot"
 # (patch 0036, on the two-level path) with its default, 16: busy
 # communicators get the flat table beside their compact form, and a pair
 # may.
-for run in "2 sparse 16 0" "2 chunked 16 0" "2 flat 16 0" "5 sparse 16 0" "5 chunked 4 0" "5 flat 16 0" \
-           "7 sparse 5 0" "7 chunked 5 0" "10 sparse 16 0" "10 chunked 16 0" \
-           "5 chunked 16 64:4" "5 chunked 16 3" "5 hot 16 0" "7 hot 5 0" "10 hot 16 0"; do
+for run in "2 sparse 16 0" "2 chunked 16 0" "2 flat 16 0" "5 chunked 16 0" "6 sparse 16 0" "6 chunked 5 0" \
+           "6 flat 16 0" "7 sparse 6 0" "7 chunked 6 0" "10 sparse 16 0" "10 chunked 16 0" \
+           "6 chunked 16 64:5" "6 chunked 16 3" "6 hot 16 0" "7 hot 6 0" "10 hot 16 0"; do
     set -- $run
     np=$1 mode=$2 h=$3 c=${4%:*} want=${4#*:} out="$2-$1-$3-${4%:*}.txt"
     [ "$want" = "$4" ] && want=$h
@@ -81,7 +82,7 @@ OMPI_MCA_pml_ob1_sparse_hash_peers=5000 run_to 60 big.txt -np 2 --mca pml ob1 --
 assert_grep 'pml_ob1_sparse_hash_peers is larger than ob1 allows' big.txt "no message for pml_ob1_sparse_hash_peers 5000"
 assert_grep '^ob1_sparse sparse 1024: 2 ranks, .*: ok' big.txt "no result with pml_ob1_sparse_hash_peers 5000"
 
-# MPICH with every peer table sparse (past 4 peers, the hash of up to 16
+# MPICH with every peer table sparse (past 5 peers, the hash of up to 16
 # whatever the number of communicators), every group compressed (bitmap or
 # gap: their lookups are dear enough to be cached) and a translation cache
 # on every map: set-associative over pt2pt/, comm/ and topo/, linear over

@@ -5,8 +5,9 @@
  * ob1's peer table (config/patches/4.1/0005-ob1-sparse-peer-table.patch), read
  * through its communicator-bound pvar pml_ob1_peer_table_bytes:
  *   ob1_sparse flat H     the table is one pointer per member (8n bytes);
- *   ob1_sparse sparse H   nothing while a process has contacted at most 4
- *                         peers (they live in the communicator's slots), then
+ *   ob1_sparse sparse H   nothing while a process has contacted at most 5
+ *                         peers (they live in the communicator's slots,
+ *                         patches 0029 and 0037), then
  *                         a hash of the peers contacted while there are at
  *                         most H (pml_ob1_sparse_hash_peers, patch 0035:
  *                         24 + 12k bytes for capacity k, a power of 2 at
@@ -24,7 +25,7 @@
  *                         allocates nothing more for new peers; the other
  *                         modes run with pml_ob1_sparse_hot_lookups 0.
  * A communicator of 2 members never has a table; a duplicate of the world
- * has one once every peer was contacted, if the world has more than 4 ranks.
+ * has one once every peer was contacted, if the world has more than 5 ranks.
  * Around it, traffic a sparse table must not change: a ring with named and
  * wildcard receives, MPI_Iprobe(ANY_SOURCE) before the sender is known,
  * messages that wait unexpected in a slot's queue while the table is made,
@@ -41,6 +42,8 @@
 
 #define NTHREADS 4
 #define ROUNDS 200
+/* ob1's slots (MCA_PML_OB1_PEER_SLOTS) */
+#define SLOTS 5
 
 static int rank, size, hash_peers, chunked, hot;
 
@@ -49,14 +52,14 @@ static int rank, size, hash_peers, chunked, hot;
 static unsigned long long want(int peers)
 {
     unsigned long long b = 0, k = 0;
-    if (peers <= 4) {
+    if (peers <= SLOTS) {
         return 0;
     }
-    /* the p-th peer (5 <= p <= hash_peers) goes into the hash, made or
+    /* the p-th peer (SLOTS < p <= hash_peers) goes into the hash, made or
      * grown to twice its capacity when it would be more than half full;
      * unless (one-chunk table) a flat table is no larger than every hash
      * made so far and the new one together (patch 0036): then the table */
-    for (int p = 5; p <= peers; p++) {
+    for (int p = SLOTS + 1; p <= peers; p++) {
         unsigned long long nk = 16;
         if (p > hash_peers) {
             return b + (chunked ? 8 + 8 * 256 : 8ull * size);
@@ -262,7 +265,7 @@ int main(int argc, char **argv)
     }
     MPI_Comm_free(&pair);
 
-    /* Every peer: more than 4 of them make the table, carrying the queues
+    /* Every peer: more than SLOTS of them make the table, carrying the queues
      * of the peers in slots. */
     pending_then_table(dup);
     ring(dup, 3);
