@@ -108,7 +108,7 @@ for area in ${TEST_AREAS:-unit mpi build}; do
                     echo "stopped at TEST_DEADLINE after ${dt}s" >>"$log"
                 else
                     failed=$((failed + 1)); failures+=("$rel")
-                    echo "test timed out after ${timeout_s}s" >>"$log"
+                    [ $rc -eq 124 ] && echo "test timed out after ${timeout_s}s" >>"$log"
                     printf 'FAIL  %-40s %4ds  (exit %d, log %s)%s\n' "$rel" "$dt" "$rc" "$log" "$relaunched"
                     tail -n 15 "$log" | sed 's/^/      | /'
                 fi ;;
