@@ -95,24 +95,21 @@ for area in ${TEST_AREAS:-unit mpi build}; do
         relaunched=""
         [ -f "$TEST_TMP/launcher-crashes" ] &&
             relaunched="  ($(wc -l <"$TEST_TMP/launcher-crashes") job(s) run again after mpirun itself crashed)"
+        # cut by TEST_DEADLINE, not by its own time limit
+        if { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } && [ "$limit" -lt "$timeout_s" ] \
+           && [ "$dt" -ge $(( limit - 2 )) ]; then
+            rc=cut
+        fi
         case $rc in
             0)  passed=$((passed + 1)); printf 'PASS  %-40s %4ds%s\n' "$rel" "$dt" "$relaunched" ;;
             77) skipped=$((skipped + 1))
                 printf 'SKIP  %-40s %4ds  (%s)\n' "$rel" "$dt" "$(tail -n 1 "$log")" ;;
-            124|137)
-                if [ "$limit" -lt "$timeout_s" ] && [ "$dt" -ge $(( limit - 2 )) ]; then
-                    # cut by TEST_DEADLINE, not by its own time limit
-                    notrun+=("$rel")
-                    printf 'CUT   %-40s %4ds  (stopped at TEST_DEADLINE; log %s)\n' "$rel" "$dt" "$log"
-                    tail -n 5 "$log" | sed 's/^/      | /'
-                    echo "stopped at TEST_DEADLINE after ${dt}s" >>"$log"
-                else
-                    failed=$((failed + 1)); failures+=("$rel")
-                    [ $rc -eq 124 ] && echo "test timed out after ${timeout_s}s" >>"$log"
-                    printf 'FAIL  %-40s %4ds  (exit %d, log %s)%s\n' "$rel" "$dt" "$rc" "$log" "$relaunched"
-                    tail -n 15 "$log" | sed 's/^/      | /'
-                fi ;;
+            cut) notrun+=("$rel")
+                printf 'CUT   %-40s %4ds  (stopped at TEST_DEADLINE; log %s)\n' "$rel" "$dt" "$log"
+                tail -n 5 "$log" | sed 's/^/      | /'
+                echo "stopped at TEST_DEADLINE after ${dt}s" >>"$log" ;;
             *)  failed=$((failed + 1)); failures+=("$rel")
+                [ $rc -eq 124 ] && echo "test timed out after ${timeout_s}s" >>"$log"
                 printf 'FAIL  %-40s %4ds  (exit %d, log %s)%s\n' "$rel" "$dt" "$rc" "$log" "$relaunched"
                 tail -n 15 "$log" | sed 's/^/      | /' ;;
         esac
