@@ -7,7 +7,7 @@
 # 0029-ob1-peer-slots.patch, 0035-ob1-peer-hash.patch, 0036 and 0037,
 # MCA variables pml_ob1_sparse_peers_min and pml_ob1_sparse_hash_peers):
 #  - ompi_info shows the variables with their help text;
-#  - ompi_info's defaults are 0 (every communicator sparse) and 16;
+#  - ompi_info's defaults are 0 (every communicator sparse) and 32 (patch 0038);
 #  - test/mpi/src/ob1_sparse.c on 2 to 10 ranks, with every communicator
 #    sparse (0: the first 5 peers contacted in slots, then a hash of the
 #    peers contacted up to pml_ob1_sparse_hash_peers of them, grown by
@@ -30,7 +30,7 @@
 #    one-chunk communicators flat, the default, runs in
 #    mpich-grpmap-sets.sh's comm/ and topo/).
 . "$TEST_LIB"
-needs patch:0005 patch:0029 patch:0036 patch:0037
+needs patch:0005 patch:0029 patch:0036 patch:0037 patch:0038
 "$PREFIX/bin/ompi_info" --param pml ob1 --level 9 >info.txt 2>&1
 assert_grep 'sparse_peers_min' info.txt "ompi_info does not show pml_ob1_sparse_peers_min"
 assert_grep 'two-level table' info.txt "pml_ob1_sparse_peers_min has no help text"
@@ -39,15 +39,15 @@ assert_grep 'parameter "pml_ob1_sparse_peers_min" \(current value: "0", data sou
 assert_grep 'sparse_flat_one_chunk' info.txt "ompi_info does not show pml_ob1_sparse_flat_one_chunk"
 
 assert_grep 'sparse_hash_peers' info.txt "ompi_info does not show pml_ob1_sparse_hash_peers"
-assert_grep 'parameter "pml_ob1_sparse_hash_peers" \(current value: "16", data source: default' info.txt \
-    "pml_ob1_sparse_hash_peers's default is not 16"
+assert_grep 'parameter "pml_ob1_sparse_hash_peers" \(current value: "32", data source: default' info.txt \
+    "pml_ob1_sparse_hash_peers's default is not 32"
 
 build_mpi "$TOP/test/mpi/src/ob1_sparse.c" ob1_sparse -lpthread
 assert_grep 'parameter "pml_ob1_sparse_hash_comms" \(current value: "0", data source: default' info.txt \
     "pml_ob1_sparse_hash_comms's default is not 0"
 assert_grep 'parameter "pml_ob1_sparse_hot_lookups" \(current value: "16", data source: default' info.txt \
     "pml_ob1_sparse_hot_lookups's default is not 16"
-# H (pml_ob1_sparse_hash_peers): 16, the default (chunked, 6 and 10
+# H (pml_ob1_sparse_hash_peers): 16, the default before 0038 (chunked, 6 and 10
 # ranks: a hash, grown once at 10; sparse, one chunk: at this size a flat
 # table is smaller than the hash, so the table at the sixth peer, patch
 # 0036); 5, no hash (the table at the sixth peer); 6, a hash of one peer,
