@@ -14,7 +14,9 @@
 #   PREFIX=<5.0.7 install> UPSTREAM=/srv/upstream-5.0.7 bench/comm_memory.sh
 #
 # Rerunning it only mounts what is not mounted.  The programs it compiles
-# and runs must live under /tmp or /work.
+# and runs must live under /tmp or /work.  Unmount the binds before
+# removing the chroot (rm -rf would follow them into /work):
+#   for d in /work /tmp /sys /dev/shm /dev /proc; do umount /srv/trixie$d; done
 set -euo pipefail
 DIR=${1:-/srv/upstream-5.0.7}
 R=${CHROOT:-/srv/trixie}
