@@ -42,14 +42,14 @@ W=$(mktemp -d /dev/shm/fcoll-agree.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 "$PREFIX/bin/mpicc" -O2 -Wall -I"$TOP/test/common" -o "$W/fm_suite" "$TOP/bench/fcoll_matrix.c"
 "$umpicc" -O2 -Wall -I"$TOP/test/common" -o "$W/fm_up" "$TOP/bench/fcoll_matrix.c"
-root=(); [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-[ "${FIXED_HEAP:-1}" = 1 ] && root+=(-x MALLOC_MMAP_THRESHOLD_=67108864 -x MALLOC_TRIM_THRESHOLD_=268435456)
+margs=(); [ "$(id -u)" -eq 0 ] && margs=(--allow-run-as-root)
+[ "${FIXED_HEAP:-1}" = 1 ] && margs+=(-x MALLOC_MMAP_THRESHOLD_=67108864 -x MALLOC_TRIM_THRESHOLD_=268435456)
 echo "== OMPIO collective writes and reads: $("$PREFIX/bin/ompi_info" --version | head -n 1) (this installation) against $("$UPSTREAM/bin/ompi_info" --version | head -n 1) at $UPSTREAM"
 echo "   MB=$MB MiB a call, REPS=$REPS calls a run, ROUNDS=$ROUNDS paired rounds, file in /dev/shm, FIXED_HEAP=${FIXED_HEAP:-1}"
 run() {  # build np comp pattern -> "write_s read_s"
     local b=$1 np=$2 comp=$3 pat=$4 mpirun fm out
     if [ "$b" = suite ]; then mpirun=$PREFIX/bin/mpirun fm=$W/fm_suite; else mpirun=$umpirun fm=$W/fm_up; fi
-    out=$(MB=$MB timeout -k 10 600 "$mpirun" "${root[@]}" --oversubscribe -np "$np" --mca io ompio \
+    out=$(MB=$MB timeout -k 10 600 "$mpirun" "${margs[@]}" --oversubscribe -np "$np" --mca io ompio \
         --mca fcoll "$comp" --mca pml ob1 "$fm" "$W/f.$b" "$pat" "$REPS" same 2>&1) ||
         { echo "$out" >&2; echo "fcoll_agree: $b $comp $pat np=$np failed" >&2; exit 1; }
     echo "$out" | sed -n 's/^RESULT .* write_s=\([0-9.e+-]*\) read_s=\([0-9.e+-]*\).*/\1 \2/p'

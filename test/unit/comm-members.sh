@@ -11,7 +11,7 @@
 # dense, as stock Open MPI's, the same check must fail (8-16 bytes a
 # member).  Runs on every base: ob1's code is the base's own.
 . "$TEST_LIB"
-needs patch:0005 patch:0035 patch:0036
+needs patch:0005 patch:0035 patch:0036 patch:0038
 G=$TOP/ompi/mca/grpmap
 S=$OMPI_SRC O=$OMPI_OBJ
 src=$S/ompi/mca/pml/ob1/pml_ob1_comm.c

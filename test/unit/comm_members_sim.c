@@ -35,7 +35,7 @@
  * the largest over the members, in bytes a member; exit 1 when any member
  * holds more than BAR (0.5) bytes a member.
  *
- *   comm_members_sim [-p PEERS] [N...]
+ *   comm_members_sim [-d] [-p PEERS] [N...]
  *       N: world sizes (default 64 1000 4096 32768 40000 65536 100000);
  *       -p: pml_ob1_sparse_hash_peers (default: ob1's); -d: every communicator
  *       dense, as stock ob1 and groups are (pml_ob1_sparse_peers_min -1,
@@ -241,13 +241,12 @@ static long long group_bytes(const int32_t *wr, int n, int world, char *name, si
                          .strategy = GRPMAP_STRATEGY_HYBRID, .alpha = 0.25};
     grpmap_handle_t h = {0};
     long long bytes;
-    int rc = dense_groups ? GRPMAP_DECLINE : grpmap_engine_build_named(&e, "lattice", wr, n, world, &h);
-    if (dense_groups) {
-        snprintf(name, len, "dense");
-        return 8LL * n;
-    }
-    if (GRPMAP_OK != rc || NULL == h.repr) {
-        rc = grpmap_engine_build(&e, wr, n, world, &h);
+    int rc = GRPMAP_DECLINE;
+    if (!dense_groups) {
+        rc = grpmap_engine_build_named(&e, "lattice", wr, n, world, &h);
+        if (GRPMAP_OK != rc || NULL == h.repr) {
+            rc = grpmap_engine_build(&e, wr, n, world, &h);
+        }
     }
     if (GRPMAP_OK != rc || NULL == h.repr) {
         snprintf(name, len, "dense");
@@ -268,24 +267,54 @@ static long long group_bytes(const int32_t *wr, int n, int world, char *name, si
 
 static int failures;
 
-/* One communicator of the kind: members first, first + stride, ...; every
- * member simulated.  Growth a member: the rank-indexed table and the
- * group map's bytes beyond the same kind's map in a world of 64, and ob1's
- * beyond the peers contacted. */
-static void kind(const char *what, int world, int n, int first, int stride, int shared, long long gref)
-{
-    int32_t *wr = malloc(sizeof(int32_t) * (size_t) n);
-    double *per = malloc(sizeof(double) * (size_t) n);
-    long long gb = 0, tmax = 0, hmax = 0, heapmax = 0;
-    char form[64] = "world's";
-    double med;
+/* bench/comm_memory.c's kinds in a world of N: the members of the
+ * communicator holding world rank 0 are 0, stride, 2 stride, ... (n of
+ * them); a duplicate shares the world's group */
+enum { K_DUP, K_ROW, K_COL, K_PLANE, K_CART, K_COUNT };
+static const char *const kind_name[K_COUNT] = {"dup", "row", "col", "plane", "cart"};
 
+static void kind_shape(int k, int world, int *n, int *stride)
+{
+    int d2[2], d3[3];
+    dims_create(world, 2, d2);
+    dims_create(world, 3, d3);
+    *stride = K_COL == k ? d2[1] : 1;
+    *n = K_DUP == k ? world : K_COL == k ? d2[0] : K_PLANE == k ? d3[1] * d3[2] : d2[1];
+}
+
+static long long kind_group_bytes(int k, int world, char *form, size_t len)
+{
+    int n, stride;
+    int32_t *wr;
+    long long b;
+    if (K_DUP == k) {
+        snprintf(form, len, "world's");
+        return 0;
+    }
+    kind_shape(k, world, &n, &stride);
+    wr = malloc(sizeof(int32_t) * (size_t) n);
     for (int i = 0; i < n; i++) {
-        wr[i] = first + i * stride;
+        wr[i] = i * stride;
     }
-    if (!shared) {
-        gb = group_bytes(wr, n, world, form, sizeof(form));
-    }
+    b = group_bytes(wr, n, world, form, len);
+    free(wr);
+    return b;
+}
+
+/* Every member of the kind's communicator simulated.  Growth a member:
+ * ob1's bytes beyond the peers contacted, and the group map's beyond the
+ * same kind's map in a world of 64. */
+static void kind(int k, int world)
+{
+    int n, stride;
+    double *per, med;
+    long long gb, gref, tmax = 0, hmax = 0, heapmax = 0;
+    char form[64];
+
+    kind_shape(k, world, &n, &stride);
+    gref = kind_group_bytes(k, 64, form, sizeof(form));
+    gb = kind_group_bytes(k, world, form, sizeof(form));
+    per = malloc(sizeof(double) * (size_t) n);
     for (int r = 0; r < n; r++) {
         long long worst = 0;
         for (int tree = 0; tree < 2; tree++) {
@@ -299,27 +328,12 @@ static void kind(const char *what, int world, int n, int first, int stride, int 
     }
     qsort(per, (size_t) n, sizeof(*per), cmp_double);
     med = per[n / 2];
-    printf("%7d  %-6s %7d  %-8s %5lld  %6lld  %7lld  %8lld  %8.3f  %8.3f  %s\n", world, what, n, form,
-           gb, hmax, tmax, heapmax, med, per[n - 1], per[n - 1] <= BAR ? "ok" : "OVER");
+    printf("%7d  %-6s %7d  %-8s %5lld  %6lld  %7lld  %8lld  %8.3f  %8.3f  %s\n", world, kind_name[k],
+           n, form, gb, hmax, tmax, heapmax, med, per[n - 1], per[n - 1] <= BAR ? "ok" : "OVER");
     if (per[n - 1] > BAR) {
         failures++;
     }
-    free(wr);
     free(per);
-}
-
-/* the group map's bytes of a kind in a world of 64 */
-static long long group_ref(int stride_kind)
-{
-    int32_t wr[64];
-    char form[64];
-    int n = 0;
-    for (int i = 0; i < 64; i++) {
-        if (1 == stride_kind ? 0 == i % 8 : i < 8) {
-            wr[n++] = i;
-        }
-    }
-    return group_bytes(wr, n, 64, form, sizeof(form));
 }
 
 int main(int argc, char **argv)
@@ -352,20 +366,14 @@ int main(int argc, char **argv)
     printf("%7s  %-6s %7s  %-8s %5s  %6s  %7s  %8s  %8s  %8s\n", "world", "kind", "members", "group",
            "grp B", "hash B", "table B", "ob1 B", "median/m", "max/m");
     for (int w = 0; w < nw; w++) {
-        int world = argc > a0 ? atoi(argv[w + a0]) : def[w], d2[2], d3[3];
-        long long range = group_ref(0), strided = group_ref(1);
+        int world = argc > a0 ? atoi(argv[w + a0]) : def[w];
         if (world < 2) {
             fprintf(stderr, "comm_members_sim: a world of %d\n", world);
             return 2;
         }
-        dims_create(world, 2, d2);
-        dims_create(world, 3, d3);
-        /* the communicators holding world rank 0 */
-        kind("dup", world, world, 0, 1, 1, 0);
-        kind("row", world, d2[1], 0, 1, 0, range);
-        kind("col", world, d2[0], 0, d2[1], 0, strided);
-        kind("plane", world, d3[1] * d3[2], 0, 1, 0, range);
-        kind("cart", world, d2[1], 0, 1, 0, range);
+        for (int k = 0; k < K_COUNT; k++) {
+            kind(k, world);
+        }
     }
     printf("(after a ring round and an 8-byte allreduce, the larger of recursive doubling's and a\n"
            " binomial tree's peers; grp B: the group's map; hash B, table B: ob1's hash of the peers\n"
