@@ -76,8 +76,8 @@
 #define _GNU_SOURCE
 
 #include <dlfcn.h>
-#include <math.h>
 #include <link.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -292,9 +292,6 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset off, void *buf, int count, MPI_
 
 /* ---- the report ---- */
 
-/* AGREE_TIMER_SKIP=1: the pairs' ratios, from the slowest rank's time of
- * each call (cmax) and rank 0's records (all[0 .. n-1]), which say which
- * call of a pair skipped */
 /* The median over the pairs of (measure with the agreement) / (without),
  * with the order statistics around it that hold it with 95 % confidence
  * (n/2 -+ 1.96 sqrt(n)/2: binomial, normal approximation).  x[i] is call
@@ -344,9 +341,15 @@ static void paired(int op, int np, long n, const double *dur, const double *span
                    const double *skip)
 {
     long m = n / 2;
-    double *on = xmalloc(m * sizeof(double) + 1), *off = xmalloc(m * sizeof(double) + 1);
-    double *ratio = xmalloc(m * sizeof(double) + 1), d[5], sp[5];
+    double *on, *off, *ratio, d[5], sp[5];
 
+    if (0 == m) {
+        printf("AGREE_PAIRED op=%s np=%d pairs=0 (no pair of calls)\n", op_name[op], np);
+        return;
+    }
+    on = xmalloc(m * sizeof(double));
+    off = xmalloc(m * sizeof(double));
+    ratio = xmalloc(m * sizeof(double));
     pair_stats(n, dur, skip, on, off, ratio, d);
     pair_stats(n, span, skip, on, off, ratio, sp);
     printf("AGREE_PAIRED op=%s np=%d pairs=%ld on_ms=%.3f off_ms=%.3f ratio=%.4f lo=%.4f hi=%.4f"
