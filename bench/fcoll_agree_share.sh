@@ -34,10 +34,10 @@
 # 95 % interval of the span ratio's median.  REPS then defaults to 200
 # (100 pairs of writes and 100 of reads a cell).  PAIRED=aa is its
 # control: the same pairs, but every call agrees (the ratios should read
-# 1.000 within their intervals).  What it leaves out: the
-# other patches of issue 35, which are in both calls of a pair (on the
-# success path they add a comparison per file-system call and per
-# collective call).
+# 1.000 within their intervals).  What it leaves out: the other patches
+# of issue 35, which are in both calls of a pair (on the success path
+# they add a comparison per file-system call and per collective call).
+# Figures: bench/results/fcoll-agree-paired-run1.md.
 #
 # What the share includes: the allreduce's latency as the last process to
 # reach it sees it (the least time inside over the ranks; the others wait
