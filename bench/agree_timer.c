@@ -39,6 +39,7 @@
  *   K   agreement calls inside these calls, summed over the ranks (N * P
  *       when every call agrees once; 0 under la_twophase, which reduces its
  *       errors itself, and under ROMIO)
+ * ("calls=0 (no timed call)" for an op the program never called),
  * and one line "AGREE_TIMER outside agreements=K" for agreements made
  * outside the timed calls (MPI_File_sync's, patch 0013), summed over ranks.
  *
@@ -111,9 +112,17 @@ static int skip_mode;
 __attribute__((constructor)) static void read_env(void)
 {
     const char *v = getenv("AGREE_TIMER_SKIP");
-    skip_mode = NULL == v ? SKIP_NONE
-              : 0 == strcmp(v, "1") ? SKIP_PAIRED
-              : 0 == strcmp(v, "aa") ? SKIP_AA : SKIP_NONE;
+    if (NULL == v || 0 == strcmp(v, "") || 0 == strcmp(v, "0")) {
+        skip_mode = SKIP_NONE;
+    } else if (0 == strcmp(v, "1")) {
+        skip_mode = SKIP_PAIRED;
+    } else if (0 == strcmp(v, "aa")) {
+        skip_mode = SKIP_AA;
+    } else {
+        /* a typo would otherwise measure nothing paired, silently */
+        fprintf(stderr, "agree_timer: AGREE_TIMER_SKIP=%s: use 1 (paired), aa (A/A control) or 0\n", v);
+        exit(2);
+    }
 }
 static int skipping;   /* the timed call in progress skips the agreement */
 
@@ -377,6 +386,13 @@ static void report(int op, int rank, int np)
         if (0 == rank) {
             printf("AGREE_TIMER op=%s np=%d calls=%ld..%ld (differ between ranks: no estimate)\n",
                    op_name[op], np, lo, hi);
+        }
+        return;
+    }
+    if (0 == n) {
+        /* no median of nothing (it would read before the array) */
+        if (0 == rank) {
+            printf("AGREE_TIMER op=%s np=%d calls=0 (no timed call)\n", op_name[op], np);
         }
         return;
     }
