@@ -54,10 +54,22 @@ PREFIX=${PREFIX:-$TOP/_install}
 PAIRED=${PAIRED:-0}
 NPS=${NPS:-2 4} MB=${MB:-16}
 if [ "$PAIRED" != 0 ]; then REPS=${REPS:-200}; else REPS=${REPS:-7}; fi
+[ -n "${COMPS:-}" ] && COMPS_SET=1
 COMPS=${COMPS:-vulcan dynamic dynamic_gen2 two_phase individual}
 PATTERNS=${PATTERNS:-rows irregular i64}
 read -r -a extra <<<"${MPIRUN_ARGS:-}"
 [ -x "$PREFIX/bin/mpicc" ] || { echo "fcoll_agree_share: no installation at PREFIX=$PREFIX" >&2; exit 2; }
+# 5.0 has no two_phase: the default list keeps the components this
+# installation has; a component asked for by name must be there
+have=$("$PREFIX/bin/ompi_info" --parsable 2>/dev/null | awk -F: '$1 == "mca" && $2 == "fcoll" {print $3}' | sort -u)
+keep=()
+for comp in $COMPS; do
+    if grep -qx "$comp" <<<"$have"; then keep+=("$comp")
+    elif [ -n "${COMPS_SET:-}" ]; then
+        echo "fcoll_agree_share: $PREFIX has no fcoll component $comp (it has: $(echo $have))" >&2; exit 2
+    else echo "fcoll_agree_share: skipping $comp, which $PREFIX does not have" >&2; fi
+done
+COMPS=${keep[*]}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # mpirun's slots are cores
 cores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | wc -l)
