@@ -54,7 +54,7 @@ PREFIX=${PREFIX:-$TOP/_install}
 PAIRED=${PAIRED:-0}
 NPS=${NPS:-2 4} MB=${MB:-16}
 if [ "$PAIRED" != 0 ]; then REPS=${REPS:-200}; else REPS=${REPS:-7}; fi
-[ -n "${COMPS:-}" ] && COMPS_SET=1
+COMPS_SET=${COMPS:+1}
 COMPS=${COMPS:-vulcan dynamic dynamic_gen2 two_phase individual}
 PATTERNS=${PATTERNS:-rows irregular i64}
 read -r -a extra <<<"${MPIRUN_ARGS:-}"
@@ -69,6 +69,7 @@ for comp in $COMPS; do
         echo "fcoll_agree_share: $PREFIX has no fcoll component $comp (it has: $(echo $have))" >&2; exit 2
     else echo "fcoll_agree_share: skipping $comp, which $PREFIX does not have" >&2; fi
 done
+[ ${#keep[@]} -gt 0 ] || { echo "fcoll_agree_share: none of COMPS ($COMPS) is in $PREFIX" >&2; exit 2; }
 COMPS=${keep[*]}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # mpirun's slots are cores
